@@ -1,1 +1,18 @@
-pub mod placeholder {}
+//! Tempo: a draughts engine for the whole checkers family.
+//!
+//! The crate is layered so that rules never depend on search or protocol code:
+//! - [`bits`]: bit sets over board squares;
+//! - [`game`]: the [`game::Game`] trait every component is written against, moves lists, errors;
+//! - [`draughts`]: the square-board family, one generator compiled per variant from its rules;
+//! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
+//! - [`perft`]: move-generator verification.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod bits;
+pub mod draughts;
+pub mod game;
+pub mod perft;
+pub mod variant;
+pub mod zobrist;

@@ -1,0 +1,240 @@
+//! Board geometry of the square-board family: where each playing square lives in a bit set.
+//!
+//! The dark squares of a `W`x`H` board are laid out row by row from the top (Black's side), `W/2`
+//! squares a row, with one padding bit after every row and one more after every second row
+//! (Scan's layout, generalised). With `h = W/2` this makes every direction a constant shift:
+//!
+//! | direction | shift |
+//! |---|---|
+//! | down-left, down-right | `+(h+1)`, `+(h+2)` |
+//! | up-left, up-right | `-(h+2)`, `-(h+1)` |
+//! | left, right (next dark square in the row, Frisian) | `-1`, `+1` |
+//! | up, down (same column, two rows away, Frisian) | `-(2h+3)`, `+(2h+3)` |
+//!
+//! A step off the board lands on a padding bit or outside the used range, so masking with
+//! [`Geometry::VALID`] (or with the set of empty squares, which lies inside it) is the only edge test
+//! the generator needs.
+
+use crate::bits::Bits;
+
+/// A board layout: sizes, the valid-square mask and the square numbering.
+///
+/// Squares are numbered 1..=N in the standard order (FMJD 2.6, PDN): row by row from the top, left to
+/// right as White sees the board. Internally the generator works on bit indices; the `*_TO_*` tables
+/// convert between the two.
+pub trait Geometry: 'static + Send + Sync {
+    /// Bit set wide enough for the layout.
+    type B: Bits;
+    /// Columns of the board.
+    const WIDTH: u32;
+    /// Rows of the board.
+    const HEIGHT: u32;
+    /// Number of playing squares.
+    const SQUARES: usize;
+    /// Bits that are playing squares.
+    const VALID: Self::B;
+    /// Top row: White's promotion row.
+    const TOP_ROW: Self::B;
+    /// Bottom row: Black's promotion row.
+    const BOTTOM_ROW: Self::B;
+    /// Bit index of each square, indexed by square number - 1.
+    const SQUARE_TO_BIT: &'static [u8];
+    /// Square number - 1 of each bit index, `u8::MAX` for padding.
+    const BIT_TO_SQUARE: &'static [u8];
+
+    /// Squares a row.
+    const HALF: i32 = (Self::WIDTH / 2) as i32;
+    /// Shift one step down-left.
+    const DOWN_LEFT: i32 = Self::HALF + 1;
+    /// Shift one step down-right.
+    const DOWN_RIGHT: i32 = Self::HALF + 2;
+    /// Shift one step up-left.
+    const UP_LEFT: i32 = -(Self::HALF + 2);
+    /// Shift one step up-right.
+    const UP_RIGHT: i32 = -(Self::HALF + 1);
+    /// Shift one orthogonal step down (two rows).
+    const DOWN: i32 = 2 * Self::HALF + 3;
+    /// Shift one orthogonal step up (two rows).
+    const UP: i32 = -(2 * Self::HALF + 3);
+    /// Shift one orthogonal step right (next dark square of the row).
+    const RIGHT: i32 = 1;
+    /// Shift one orthogonal step left.
+    const LEFT: i32 = -1;
+    /// The four diagonal directions.
+    const DIAGONALS: [i32; 4] = [Self::UP_LEFT, Self::UP_RIGHT, Self::DOWN_LEFT, Self::DOWN_RIGHT];
+    /// The four orthogonal directions (Frisian captures).
+    const ORTHOGONALS: [i32; 4] = [Self::UP, Self::LEFT, Self::RIGHT, Self::DOWN];
+
+    /// Bit index of square number `n` (1-based), if it exists.
+    fn bit_of(n: usize) -> Option<u32> {
+        Self::SQUARE_TO_BIT.get(n.wrapping_sub(1)).map(|&b| u32::from(b))
+    }
+
+    /// Square number (1-based) of a bit index, if it is a playing square.
+    fn number_of(bit: u32) -> Option<usize> {
+        match Self::BIT_TO_SQUARE.get(bit as usize) {
+            Some(&s) if s != u8::MAX => Some(usize::from(s) + 1),
+            _ => None,
+        }
+    }
+
+    /// `(column, row)` of a bit index: column 0 = file a (White's left), row 0 = the top row.
+    fn coords(bit: u32) -> (u32, u32) {
+        let n = Self::BIT_TO_SQUARE[bit as usize] as u32;
+        let half = Self::WIDTH / 2;
+        let row = n / half;
+        let k = n % half;
+        // a1 is dark (FMJD 2.4): the bottom row starts at column 0, the row above it at column 1.
+        let col = if (row + Self::HEIGHT) % 2 == 0 { 2 * k + 1 } else { 2 * k };
+        (col, row)
+    }
+
+    /// Bit index of the dark square at `(column, row)`, if that square is a playing square.
+    fn at(col: u32, row: u32) -> Option<u32> {
+        if col >= Self::WIDTH || row >= Self::HEIGHT {
+            return None;
+        }
+        let dark_col_parity = if (row + Self::HEIGHT) % 2 == 0 { 1 } else { 0 };
+        if col % 2 != dark_col_parity {
+            return None;
+        }
+        Self::bit_of((row * (Self::WIDTH / 2) + col / 2) as usize + 1)
+    }
+}
+
+/// Bit index of the `k`-th square (0-based) of row `r` (0 = top) for rows of `half` squares.
+const fn layout_bit(half: u32, r: u32, k: u32) -> u32 {
+    (r / 2) * (2 * half + 3) + (r % 2) * (half + 1) + k
+}
+
+macro_rules! diagonal_board {
+    ($(#[$doc:meta])* $name:ident, $w:expr, $h:expr, $bits:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
+
+        impl $name {
+            const N: usize = ($w * $h / 2) as usize;
+            const SPAN: usize = layout_bit($w / 2, $h - 1, $w / 2 - 1) as usize + 1;
+            const SQ_TABLE: [u8; Self::N] = {
+                let mut t = [0u8; Self::N];
+                let mut i = 0;
+                while i < Self::N {
+                    let r = i as u32 / ($w / 2);
+                    let k = i as u32 % ($w / 2);
+                    t[i] = layout_bit($w / 2, r, k) as u8;
+                    i += 1;
+                }
+                t
+            };
+            const BIT_TABLE: [u8; Self::SPAN] = {
+                let mut t = [u8::MAX; Self::SPAN];
+                let mut i = 0;
+                while i < Self::N {
+                    t[Self::SQ_TABLE[i] as usize] = i as u8;
+                    i += 1;
+                }
+                t
+            };
+            const fn mask_rows(from: u32, to: u32) -> $bits {
+                let mut m: $bits = 0;
+                let mut i = (from * ($w / 2)) as usize;
+                while i < (to * ($w / 2)) as usize {
+                    m |= 1 << Self::SQ_TABLE[i];
+                    i += 1;
+                }
+                m
+            }
+        }
+
+        impl Geometry for $name {
+            type B = $bits;
+            const WIDTH: u32 = $w;
+            const HEIGHT: u32 = $h;
+            const SQUARES: usize = Self::N;
+            const VALID: $bits = Self::mask_rows(0, $h);
+            const TOP_ROW: $bits = Self::mask_rows(0, 1);
+            const BOTTOM_ROW: $bits = Self::mask_rows($h - 1, $h);
+            const SQUARE_TO_BIT: &'static [u8] = &Self::SQ_TABLE;
+            const BIT_TO_SQUARE: &'static [u8] = &Self::BIT_TABLE;
+        }
+    };
+}
+
+diagonal_board!(
+    /// The 8x8 board: 32 squares in 42 bits.
+    Board8,
+    8,
+    8,
+    u64
+);
+diagonal_board!(
+    /// The 10x10 board: 50 squares in 63 bits.
+    Board10,
+    10,
+    10,
+    u64
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step<G: Geometry>(bit: u32, d: i32) -> Option<u32> {
+        let t = G::B::bit(bit).shift(d) & G::VALID;
+        (!t.is_empty()).then(|| t.lowest())
+    }
+
+    /// Every diagonal step goes to the square one row up or down and one column left or right, and
+    /// every orthogonal step two columns or two rows away; no step wraps around an edge.
+    fn check_steps<G: Geometry>() {
+        assert_eq!(G::VALID.count() as usize, G::SQUARES);
+        let dirs: [(i32, i32, i32); 8] = [
+            (G::UP_LEFT, -1, -1),
+            (G::UP_RIGHT, 1, -1),
+            (G::DOWN_LEFT, -1, 1),
+            (G::DOWN_RIGHT, 1, 1),
+            (G::UP, 0, -2),
+            (G::DOWN, 0, 2),
+            (G::LEFT, -2, 0),
+            (G::RIGHT, 2, 0),
+        ];
+        for n in 1..=G::SQUARES {
+            let b = G::bit_of(n).unwrap();
+            assert_eq!(G::number_of(b), Some(n));
+            let (c, r) = G::coords(b);
+            assert_eq!(G::at(c, r), Some(b));
+            for &(d, dc, dr) in &dirs {
+                let (tc, tr) = (c as i32 + dc, r as i32 + dr);
+                let inside = (0..G::WIDTH as i32).contains(&tc) && (0..G::HEIGHT as i32).contains(&tr);
+                match step::<G>(b, d) {
+                    Some(t) => {
+                        assert!(inside, "square {n} dir {d} leaves the board but lands on a square");
+                        assert_eq!(G::coords(t), (tc as u32, tr as u32));
+                    }
+                    None => assert!(!inside, "square {n} dir {d} lost a neighbour"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn board10_steps_are_constant_shifts() {
+        check_steps::<Board10>();
+        // FMJD 2.6: 1 = b10, 5 = j10, 6 = a9, 46 = a1, 50 = i1.
+        assert_eq!(Board10::coords(Board10::bit_of(1).unwrap()), (1, 0));
+        assert_eq!(Board10::coords(Board10::bit_of(6).unwrap()), (0, 1));
+        assert_eq!(Board10::coords(Board10::bit_of(46).unwrap()), (0, 9));
+        assert_eq!(Board10::coords(Board10::bit_of(50).unwrap()), (8, 9));
+    }
+
+    #[test]
+    fn board8_steps_are_constant_shifts() {
+        check_steps::<Board8>();
+        // Rules §7.1: 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1.
+        assert_eq!(Board8::coords(Board8::bit_of(1).unwrap()), (1, 0));
+        assert_eq!(Board8::coords(Board8::bit_of(4).unwrap()), (7, 0));
+        assert_eq!(Board8::coords(Board8::bit_of(29).unwrap()), (0, 7));
+        assert_eq!(Board8::coords(Board8::bit_of(32).unwrap()), (6, 7));
+    }
+}

@@ -1,0 +1,323 @@
+//! The square-board family: one position type and one move generator for every variant, compiled
+//! per variant from its [`Rules`].
+//!
+//! Glossary used in this module tree: `own`/`opp` are the pieces of the side to move and of its
+//! opponent, `empty` the free squares, `sq` a bit index, `d` a direction (a shift).
+
+mod fen;
+pub mod geom;
+mod movegen;
+mod notation;
+pub mod rules;
+
+use crate::bits::Bits;
+use crate::game::{Duplicates, Game, MoveError, MoveList, MoveStyle, PositionError, Side};
+use crate::zobrist;
+use geom::Geometry;
+use rules::Rules;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Bit set type of a variant's board.
+pub type BitsOf<R> = <<R as Rules>::Board as Geometry>::B;
+
+/// A move: start and end square, the captured pieces, and whether the man promotes.
+///
+/// A move is identified by start, end and captured set (rules decision D-A1), plus the promotion
+/// flag, which a Russian capture can set away from the promotion row.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move<B> {
+    /// Captured pieces.
+    pub captured: B,
+    /// Bit index of the start square.
+    pub from: u8,
+    /// Bit index of the end square (equal to `from` when a king captures round to its start).
+    pub to: u8,
+    /// The moving man becomes a king.
+    pub promotes: bool,
+}
+
+impl<B: Bits> fmt::Debug for Move<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({}->{}", self.from, self.to)?;
+        for c in self.captured.iter() {
+            write!(f, " x{c}")?;
+        }
+        if self.promotes {
+            write!(f, " =K")?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// The consecutive non-capturing moves of one king (Frisian Art. 17): how many, and where that
+/// king now stands. `count == 0` means no run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KingRun {
+    /// Consecutive non-capturing moves with the same king.
+    pub count: u8,
+    /// Bit index of that king.
+    pub square: u8,
+}
+
+/// A position of a square-board variant.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Draughts<R: Rules> {
+    /// Pieces of each side, indexed by [`Side::index`].
+    pieces: [BitsOf<R>; 2],
+    /// Kings of both sides.
+    kings: BitsOf<R>,
+    side: Side,
+    /// Frisian king-move runs of each side (always default in other variants).
+    runs: [KingRun; 2],
+    key: u64,
+    rules: PhantomData<R>,
+}
+
+impl<R: Rules> fmt::Debug for Draughts<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", R::NAME, self.to_fen())
+    }
+}
+
+impl<R: Rules> Draughts<R> {
+    /// A position from piece sets; the key is computed here.
+    ///
+    /// # Errors
+    /// Overlapping sets, pieces off the board, or a man on its promotion row.
+    pub fn from_parts(
+        white: BitsOf<R>,
+        black: BitsOf<R>,
+        kings: BitsOf<R>,
+        side: Side,
+        runs: [KingRun; 2],
+    ) -> Result<Self, PositionError> {
+        let valid = R::Board::VALID;
+        if !((white | black | kings) & !valid).is_empty() {
+            return Err(PositionError::BadSquare("outside the board".into()));
+        }
+        if let Some(b) = (white & black).iter().next() {
+            return Err(PositionError::Occupied(Self::square_name(b)));
+        }
+        if !(kings & !(white | black)).is_empty() {
+            return Err(PositionError::State("a king with no colour".into()));
+        }
+        // FMJD 3.5: a man that ends on the promotion row is crowned, so no man can stand there.
+        let stuck = (white & !kings & R::Board::TOP_ROW) | (black & !kings & R::Board::BOTTOM_ROW);
+        if let Some(b) = stuck.iter().next() {
+            return Err(PositionError::ManOnPromotionRow(Self::square_name(b)));
+        }
+        for (i, run) in runs.iter().enumerate() {
+            if run.count == 0 {
+                continue;
+            }
+            let own = if i == 0 { white } else { black };
+            if R::KING_MOVE_LIMIT == 0 || run.count > R::KING_MOVE_LIMIT {
+                return Err(PositionError::State("king-move count out of range".into()));
+            }
+            if !(own & kings).has(u32::from(run.square)) || (own & !kings).is_empty() {
+                return Err(PositionError::State(
+                    "king-move count for a square without a king, or for a player without men".into(),
+                ));
+            }
+        }
+        let mut pos = Draughts {
+            pieces: [white, black],
+            kings,
+            side,
+            runs,
+            key: 0,
+            rules: PhantomData,
+        };
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// Pieces of a side.
+    pub fn pieces(&self, side: Side) -> BitsOf<R> {
+        self.pieces[side.index()]
+    }
+    /// Kings of both sides.
+    pub fn kings(&self) -> BitsOf<R> {
+        self.kings
+    }
+    /// The Frisian king-move run of a side.
+    pub fn king_run(&self, side: Side) -> KingRun {
+        self.runs[side.index()]
+    }
+    /// The empty playing squares.
+    #[inline(always)]
+    pub fn empty(&self) -> BitsOf<R> {
+        R::Board::VALID & !(self.pieces[0] | self.pieces[1])
+    }
+
+    /// Square name of a bit index in the variant's notation.
+    pub(crate) fn square_name(bit: u32) -> String {
+        notation::square_name::<R>(bit)
+    }
+
+    #[inline(always)]
+    fn piece_key(side: usize, king: bool, bit: u32) -> u64 {
+        zobrist::PIECES[side + 2 * usize::from(king)][bit as usize]
+    }
+
+    fn run_key(side: usize, run: KingRun) -> u64 {
+        if run.count == 0 {
+            0
+        } else {
+            zobrist::state(1 + side as u64, u64::from(run.count) << 8 | u64::from(run.square))
+        }
+    }
+
+    fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for side in 0..2 {
+            for b in self.pieces[side].iter() {
+                key ^= Self::piece_key(side, self.kings.has(b), b);
+            }
+            key ^= Self::run_key(side, self.runs[side]);
+        }
+        if self.side == Side::Black {
+            key ^= zobrist::BLACK_TO_MOVE;
+        }
+        key
+    }
+
+    /// The successor position (copy-make).
+    #[inline]
+    fn play_move(&self, mv: &Move<BitsOf<R>>) -> Self {
+        let me = self.side.index();
+        let them = 1 - me;
+        let from = u32::from(mv.from);
+        let to = u32::from(mv.to);
+        let from_bit = BitsOf::<R>::bit(from);
+        let to_bit = BitsOf::<R>::bit(to);
+        let was_king = self.kings.has(from);
+        let mut next = *self;
+
+        // from == to (a king capturing round to its start) leaves the piece set unchanged.
+        next.pieces[me] ^= from_bit ^ to_bit;
+        let mut key = self.key ^ Self::piece_key(me, was_king, from);
+        let is_king = was_king || mv.promotes;
+        key ^= Self::piece_key(me, is_king, to);
+        if was_king {
+            next.kings ^= from_bit ^ to_bit;
+        } else if mv.promotes {
+            next.kings |= to_bit;
+        }
+        if !mv.captured.is_empty() {
+            for c in mv.captured.iter() {
+                key ^= Self::piece_key(them, self.kings.has(c), c);
+            }
+            next.pieces[them] &= !mv.captured;
+            next.kings &= !mv.captured;
+        }
+        if R::KING_MOVE_LIMIT > 0 {
+            key ^= Self::run_key(0, self.runs[0]) ^ Self::run_key(1, self.runs[1]);
+            next.update_runs(self, mv, was_king);
+            key ^= Self::run_key(0, next.runs[0]) ^ Self::run_key(1, next.runs[1]);
+        }
+        next.side = self.side.opponent();
+        next.key = key ^ zobrist::BLACK_TO_MOVE;
+        debug_assert_eq!(next.key, next.compute_key());
+        next
+    }
+
+    /// Frisian Art. 17 bookkeeping (rules.md §2.6, decision D-F3), as lidraughts counts it: a
+    /// non-capturing move by the king of the current run extends it, by another king starts a new
+    /// run of 1; a man move or any capture ends the mover's run; a run ends when its player has no
+    /// men left or when its king is captured.
+    fn update_runs(&mut self, before: &Self, mv: &Move<BitsOf<R>>, was_king: bool) {
+        let me = before.side.index();
+        let them = 1 - me;
+        let run = before.runs[me];
+        let men_left = !(self.pieces[me] & !self.kings).is_empty();
+        self.runs[me] = if was_king && mv.captured.is_empty() && men_left {
+            let count = if run.count > 0 && run.square == mv.from { run.count + 1 } else { 1 };
+            KingRun { count, square: mv.to }
+        } else {
+            KingRun::default()
+        };
+        let theirs = before.runs[them];
+        let their_men = self.pieces[them] & !self.kings;
+        if theirs.count > 0 && (mv.captured.has(u32::from(theirs.square)) || their_men.is_empty()) {
+            self.runs[them] = KingRun::default();
+        }
+    }
+
+    /// The king that may not make a non-capturing move now (Frisian Art. 17), as a set.
+    #[inline(always)]
+    fn restricted_king(&self) -> BitsOf<R> {
+        let run = self.runs[self.side.index()];
+        if R::KING_MOVE_LIMIT > 0 && run.count >= R::KING_MOVE_LIMIT {
+            BitsOf::<R>::bit(u32::from(run.square))
+        } else {
+            BitsOf::<R>::EMPTY
+        }
+    }
+}
+
+impl<R: Rules> Game for Draughts<R> {
+    type Move = Move<BitsOf<R>>;
+    const NAME: &'static str = R::NAME;
+
+    fn start() -> Self {
+        Self::from_fen(R::START).expect("the start position of every variant is valid")
+    }
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+    fn generate_with(&self, dup: Duplicates, list: &mut MoveList<Self::Move>) {
+        movegen::generate(self, dup, list);
+    }
+    fn count_moves(&self, dup: Duplicates) -> u64 {
+        movegen::count(self, dup)
+    }
+    #[inline]
+    fn play(&self, mv: &Self::Move) -> Self {
+        self.play_move(mv)
+    }
+    fn key(&self) -> u64 {
+        self.key
+    }
+    fn key_from_scratch(&self) -> u64 {
+        self.compute_key()
+    }
+    fn is_capture(&self, mv: &Self::Move) -> bool {
+        !mv.captured.is_empty()
+    }
+    fn is_irreversible(&self, mv: &Self::Move) -> bool {
+        !mv.captured.is_empty() || !self.kings.has(u32::from(mv.from))
+    }
+    fn from_fen(text: &str) -> Result<Self, PositionError> {
+        fen::from_fen(text)
+    }
+    fn to_fen(&self) -> String {
+        fen::to_fen(self)
+    }
+    fn from_hub(text: &str) -> Result<Self, PositionError> {
+        fen::from_hub(text)
+    }
+    fn to_hub(&self) -> String {
+        fen::to_hub(self)
+    }
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        notation::parse_move(self, text)
+    }
+    fn format_move(&self, mv: &Self::Move, style: MoveStyle) -> String {
+        notation::format_move(self, mv, style)
+    }
+}
+
+/// International draughts (FMJD).
+pub type International = Draughts<rules::InternationalRules>;
+/// Russian draughts (Shashki).
+pub type Russian = Draughts<rules::RussianRules>;
+/// Brazilian draughts.
+pub type Brazilian = Draughts<rules::BrazilianRules>;
+/// English draughts / American checkers.
+pub type English = Draughts<rules::EnglishRules>;
+/// Frisian draughts.
+pub type Frisian = Draughts<rules::FrisianRules>;
+/// Frysk!
+pub type Frysk = Draughts<rules::FryskRules>;

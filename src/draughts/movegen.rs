@@ -1,0 +1,420 @@
+//! The move generator of the square-board family.
+//!
+//! One generator serves every variant: the rules constants of `R` and the side to move (a const
+//! parameter) are fixed at compile time, so each variant gets its own straight-line code.
+//!
+//! Captures come first. Men that can capture are found for all men at once with shifts; each
+//! capturing piece then walks its sequences depth first on a board where captured pieces stay put
+//! until the move is complete (FMJD 4.11, the Turkish strike). Complete sequences go straight into
+//! the move list against a running best precedence rank: a better sequence truncates the list, a
+//! worse one is dropped, so no throwaway list is built. Duplicate paths (D-A1) are merged on entry.
+//! Without a capture, quiet moves are generated, or for bulk counting only counted with popcounts.
+
+use super::geom::Geometry;
+use super::rules::{CapturePromotion, Precedence, Rules};
+use super::{BitsOf, Draughts, Move};
+use crate::bits::Bits;
+use crate::game::{Duplicates, MoveList, Side};
+
+/// The set holding bit `i`, or the empty set when `i` is outside the bit range.
+#[inline(always)]
+fn at<B: Bits>(i: i32) -> B {
+    if (i as u32) < B::WIDTH { B::bit(i as u32) } else { B::EMPTY }
+}
+
+/// Whether bit `i` (possibly out of range) is in `set`.
+#[inline(always)]
+fn has<B: Bits>(set: B, i: i32) -> bool {
+    !(set & at::<B>(i)).is_empty()
+}
+
+/// Directions in which men of this side capture: the four diagonals, or only the two forward ones
+/// (FMJD 4.2; English men capture forward only), plus the orthogonals in Frisian (Art. 7).
+#[inline(always)]
+fn man_capture_dirs<R: Rules, const WHITE: bool>() -> ([i32; 8], usize) {
+    let mut dirs = [0; 8];
+    let mut n = 0;
+    if R::MEN_CAPTURE_BACKWARD {
+        for d in R::Board::DIAGONALS {
+            dirs[n] = d;
+            n += 1;
+        }
+    } else {
+        for d in forward::<R, WHITE>() {
+            dirs[n] = d;
+            n += 1;
+        }
+    }
+    if R::ORTHOGONAL_CAPTURES {
+        for d in R::Board::ORTHOGONALS {
+            dirs[n] = d;
+            n += 1;
+        }
+    }
+    (dirs, n)
+}
+
+/// Directions in which kings capture.
+#[inline(always)]
+fn king_capture_dirs<R: Rules>() -> ([i32; 8], usize) {
+    let mut dirs = [0; 8];
+    dirs[..4].copy_from_slice(&R::Board::DIAGONALS);
+    if R::ORTHOGONAL_CAPTURES {
+        dirs[4..].copy_from_slice(&R::Board::ORTHOGONALS);
+        (dirs, 8)
+    } else {
+        (dirs, 4)
+    }
+}
+
+/// The two forward diagonals of a side: White moves up the board (towards square 1).
+#[inline(always)]
+fn forward<R: Rules, const WHITE: bool>() -> [i32; 2] {
+    if WHITE {
+        [R::Board::UP_LEFT, R::Board::UP_RIGHT]
+    } else {
+        [R::Board::DOWN_LEFT, R::Board::DOWN_RIGHT]
+    }
+}
+
+/// The row where this side's men are crowned.
+#[inline(always)]
+fn promotion_row<R: Rules, const WHITE: bool>() -> BitsOf<R> {
+    if WHITE { R::Board::TOP_ROW } else { R::Board::BOTTOM_ROW }
+}
+
+/// Squares reached by sliding from `from` in direction `d` over `empty` (not including `from`);
+/// one step only for short-range kings.
+#[inline(always)]
+fn slide<R: Rules>(from: BitsOf<R>, d: i32, empty: BitsOf<R>) -> BitsOf<R> {
+    let mut x = from.shift(d) & empty;
+    let mut all = x;
+    if R::FLYING_KINGS {
+        while !x.is_empty() {
+            x = x.shift(d) & empty;
+            all |= x;
+        }
+    }
+    all
+}
+
+/// Men of this side that have a capture, all found at once.
+#[inline(always)]
+fn capturing_men<R: Rules, const WHITE: bool>(
+    men: BitsOf<R>,
+    opp: BitsOf<R>,
+    empty: BitsOf<R>,
+) -> BitsOf<R> {
+    let (dirs, n) = man_capture_dirs::<R, WHITE>();
+    let mut found = BitsOf::<R>::EMPTY;
+    for &d in &dirs[..n] {
+        found |= men & opp.shift(-d) & empty.shift(-2 * d);
+    }
+    found
+}
+
+/// Whether any of `kings` has a capture.
+#[inline(always)]
+fn kings_can_capture<R: Rules>(kings: BitsOf<R>, opp: BitsOf<R>, empty: BitsOf<R>) -> bool {
+    if kings.is_empty() {
+        return false;
+    }
+    let (dirs, n) = king_capture_dirs::<R>();
+    dirs[..n].iter().any(|&d| {
+        // Short-range kings capture only an adjacent piece.
+        let reach = if R::FLYING_KINGS { slide::<R>(kings, d, empty) | kings } else { kings };
+        let hit = reach.shift(d) & opp;
+        !(hit.shift(d) & empty).is_empty()
+    })
+}
+
+/// State of the depth-first walk over the capture sequences of one side.
+struct Captures<'a, R: Rules> {
+    list: &'a mut MoveList<Move<BitsOf<R>>>,
+    /// Opponent pieces; captured ones stay here (and keep blocking) until the move is played.
+    opp: BitsOf<R>,
+    opp_kings: BitsOf<R>,
+    /// Empty squares, the capturing piece's start square included.
+    empty: BitsOf<R>,
+    from: u8,
+    by_king: bool,
+    best: u32,
+    keep: bool,
+}
+
+impl<R: Rules> Captures<'_, R> {
+    /// Precedence rank of a complete sequence: the list keeps only the highest.
+    #[inline(always)]
+    fn rank(&self, captured: BitsOf<R>) -> u32 {
+        match R::PRECEDENCE {
+            Precedence::Free => 0,
+            // FMJD 4.13: the most pieces, a king counting as a man.
+            Precedence::Quantity => captured.count(),
+            // Frisian Art. 11-12 in dctl's integer form: (men + 2 kings) * 50 - kings, so a king
+            // is worth more than a man and less than two; the low bit prefers a capturing king.
+            Precedence::FrisianValue => {
+                let kings = (captured & self.opp_kings).count();
+                let men = captured.count() - kings;
+                (((men + 2 * kings) * 50 - kings) << 1) | u32::from(self.by_king)
+            }
+        }
+    }
+
+    /// Records a complete sequence ending on `to`.
+    #[inline]
+    fn record(&mut self, to: u32, captured: BitsOf<R>, promotes: bool) {
+        let rank = self.rank(captured);
+        if rank < self.best {
+            return;
+        }
+        if rank > self.best {
+            self.list.clear();
+            self.best = rank;
+        }
+        let mv = Move { captured, from: self.from, to: to as u8, promotes };
+        // One capture has one path; duplicates need at least two captured pieces (D-A1).
+        if !self.keep && captured.count() >= 2 && self.list.iter().any(|m| *m == mv) {
+            return;
+        }
+        self.list.push(mv);
+    }
+
+    /// Continues a man's sequence from `sq` with `captured` taken so far.
+    fn man<const WHITE: bool>(&mut self, sq: u32, captured: BitsOf<R>) {
+        let (dirs, n) = man_capture_dirs::<R, WHITE>();
+        let victims = self.opp & !captured;
+        let mut found = false;
+        for &d in &dirs[..n] {
+            let mid = sq as i32 + d;
+            let land = mid + d;
+            if !has(victims, mid) || !has(self.empty, land) {
+                continue;
+            }
+            found = true;
+            let taken = captured | at::<BitsOf<R>>(mid);
+            let land = land as u32;
+            if promotion_row::<R, WHITE>().has(land) {
+                match R::CAPTURE_PROMOTION {
+                    CapturePromotion::ContinuesAsKing => {
+                        self.king(land, taken, true);
+                        continue;
+                    }
+                    CapturePromotion::EndsMove => {
+                        self.record(land, taken, true);
+                        continue;
+                    }
+                    CapturePromotion::Stays => {}
+                }
+            }
+            self.man::<WHITE>(land, taken);
+        }
+        if !found && !captured.is_empty() {
+            // FMJD 4.15: a man is crowned only when its move ends on the promotion row.
+            self.record(sq, captured, promotion_row::<R, WHITE>().has(sq));
+        }
+    }
+
+    /// The piece a king on `sq` would capture in direction `d`, if any: the first piece along
+    /// the line (the next square only, for short-range kings) when it is an uncaptured enemy with
+    /// an empty square behind it.
+    #[inline(always)]
+    fn victim(&self, sq: u32, d: i32, captured: BitsOf<R>) -> Option<i32> {
+        let mut t = sq as i32 + d;
+        if R::FLYING_KINGS {
+            while has(self.empty, t) {
+                t += d;
+            }
+        }
+        (has(self.opp & !captured, t) && has(self.empty, t + d)).then_some(t)
+    }
+
+    /// Continues a king's sequence from `sq`, in every direction. `promotes` marks a man crowned
+    /// during this capture (Russian).
+    fn king(&mut self, sq: u32, captured: BitsOf<R>, promotes: bool) {
+        let (dirs, n) = king_capture_dirs::<R>();
+        let mut found = false;
+        for &d in &dirs[..n] {
+            if let Some(t) = self.victim(sq, d, captured) {
+                found = true;
+                self.king_jumped(t, d, captured | at::<BitsOf<R>>(t), promotes);
+            }
+        }
+        if !found && !captured.is_empty() {
+            self.record(sq, captured, promotes);
+        }
+    }
+
+    /// A king has jumped the piece on `t` in direction `d`. It may stop on any empty square behind
+    /// it (FMJD 4.3), but if the capture can go on it must (FMJD 4.13, rules.md §3.3): by turning
+    /// on one of those squares, or by going straight on to the next piece of the line. Going
+    /// straight is one trajectory whichever square it passes, so it is explored once.
+    fn king_jumped(&mut self, t: i32, d: i32, captured: BitsOf<R>, promotes: bool) {
+        if !R::FLYING_KINGS {
+            self.king((t + d) as u32, captured, promotes);
+            return;
+        }
+        let (dirs, n) = king_capture_dirs::<R>();
+        let first = t + d;
+        let mut last = first;
+        while has(self.empty, last + d) {
+            last += d;
+        }
+        let mut found = false;
+        let mut l = first;
+        loop {
+            for &d2 in &dirs[..n] {
+                // Back along -d lies the piece just captured, which still blocks (FMJD 4.11).
+                if d2 == d || d2 == -d {
+                    continue;
+                }
+                if let Some(t2) = self.victim(l as u32, d2, captured) {
+                    found = true;
+                    self.king_jumped(t2, d2, captured | at::<BitsOf<R>>(t2), promotes);
+                }
+            }
+            if l == last {
+                break;
+            }
+            l += d;
+        }
+        let next = last + d;
+        if has(self.opp & !captured, next) && has(self.empty, next + d) {
+            found = true;
+            self.king_jumped(next, d, captured | at::<BitsOf<R>>(next), promotes);
+        }
+        if !found {
+            let mut l = first;
+            loop {
+                self.record(l as u32, captured, promotes);
+                if l == last {
+                    break;
+                }
+                l += d;
+            }
+        }
+    }
+}
+
+/// Fills `list` with the captures of the side to move (precedence applied); `list` must be empty.
+#[inline]
+fn captures<R: Rules, const WHITE: bool>(
+    pos: &Draughts<R>,
+    dup: Duplicates,
+    list: &mut MoveList<Move<BitsOf<R>>>,
+) {
+    let me = if WHITE { 0 } else { 1 };
+    let own = pos.pieces[me];
+    let opp = pos.pieces[1 - me];
+    let empty = pos.empty();
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    let cmen = capturing_men::<R, WHITE>(men, opp, empty);
+    let ckings = kings_can_capture::<R>(kings, opp, empty);
+    if cmen.is_empty() && !ckings {
+        return;
+    }
+    let mut walk = Captures::<R> {
+        list,
+        opp,
+        opp_kings: opp & pos.kings,
+        empty,
+        from: 0,
+        by_king: false,
+        best: 0,
+        keep: dup == Duplicates::Keep,
+    };
+    for sq in cmen.iter() {
+        walk.from = sq as u8;
+        walk.by_king = false;
+        walk.empty = empty | BitsOf::<R>::bit(sq);
+        walk.man::<WHITE>(sq, BitsOf::<R>::EMPTY);
+    }
+    if ckings {
+        for sq in kings.iter() {
+            walk.from = sq as u8;
+            walk.by_king = true;
+            // FMJD 4.8: the king's start square is empty during its own capture.
+            walk.empty = empty | BitsOf::<R>::bit(sq);
+            walk.king(sq, BitsOf::<R>::EMPTY, false);
+        }
+    }
+}
+
+fn generate_side<R: Rules, const WHITE: bool>(
+    pos: &Draughts<R>,
+    dup: Duplicates,
+    list: &mut MoveList<Move<BitsOf<R>>>,
+) {
+    list.clear();
+    captures::<R, WHITE>(pos, dup, list);
+    if !list.is_empty() {
+        return;
+    }
+    let me = if WHITE { 0 } else { 1 };
+    let own = pos.pieces[me];
+    let empty = pos.empty();
+    let men = own & !pos.kings;
+    let promo = promotion_row::<R, WHITE>();
+    for d in forward::<R, WHITE>() {
+        for to in (men.shift(d) & empty).iter() {
+            let from = (to as i32 - d) as u8;
+            list.push(Move { captured: BitsOf::<R>::EMPTY, from, to: to as u8, promotes: promo.has(to) });
+        }
+    }
+    let kings = own & pos.kings & !pos.restricted_king();
+    for k in kings.iter() {
+        for d in R::Board::DIAGONALS {
+            let mut t = k as i32 + d;
+            while has(empty, t) {
+                list.push(Move { captured: BitsOf::<R>::EMPTY, from: k as u8, to: t as u8, promotes: false });
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                t += d;
+            }
+        }
+    }
+}
+
+fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    let me = if WHITE { 0 } else { 1 };
+    let own = pos.pieces[me];
+    let opp = pos.pieces[1 - me];
+    let empty = pos.empty();
+    let men = own & !pos.kings;
+    let kings = own & pos.kings;
+    if !capturing_men::<R, WHITE>(men, opp, empty).is_empty() || kings_can_capture::<R>(kings, opp, empty) {
+        let mut list = MoveList::new();
+        captures::<R, WHITE>(pos, dup, &mut list);
+        if !list.is_empty() {
+            return list.len() as u64;
+        }
+    }
+    let mut n = 0;
+    for d in forward::<R, WHITE>() {
+        n += (men.shift(d) & empty).count();
+    }
+    let kings = kings & !pos.restricted_king();
+    if !kings.is_empty() {
+        for d in R::Board::DIAGONALS {
+            n += slide::<R>(kings, d, empty).count();
+        }
+    }
+    u64::from(n)
+}
+
+/// Fills `list` with the legal moves of `pos`.
+pub(super) fn generate<R: Rules>(pos: &Draughts<R>, dup: Duplicates, list: &mut MoveList<Move<BitsOf<R>>>) {
+    match pos.side {
+        Side::White => generate_side::<R, true>(pos, dup, list),
+        Side::Black => generate_side::<R, false>(pos, dup, list),
+    }
+}
+
+/// The number of legal moves of `pos`, counted without generating quiet moves.
+pub(super) fn count<R: Rules>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    match pos.side {
+        Side::White => count_side::<R, true>(pos, dup),
+        Side::Black => count_side::<R, false>(pos, dup),
+    }
+}

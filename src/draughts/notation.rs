@@ -1,0 +1,235 @@
+//! Moves as text.
+//!
+//! Writing: the variant's standard notation (`32-28`, `28x19`; `c3-d4`, `c3:e5` for Russian and
+//! Brazilian), with the squares where the piece lands between captures added only when start and
+//! end alone would name more than one legal move (PDN 3.0); or the Hub form, numeric, `from-to` or
+//! `fromxto` followed by every captured square in ascending order (Scan: `33x13x18x28`).
+//!
+//! Reading accepts numbers or algebraic names in any variant, separators `-`, `x` and `:`, the short
+//! form when it names one legal move, the Hub form with the captured squares in any order, and a
+//! path through landing squares (`11x18x25`). The text is matched against the legal moves, so an
+//! ambiguous or illegal move is reported as such.
+
+use super::geom::Geometry;
+use super::rules::{CapturePromotion, Notation, Rules};
+use super::{BitsOf, Draughts, Move};
+use crate::bits::Bits;
+use crate::game::{Game, MoveError, MoveList, MoveStyle, Side};
+
+/// Most capture paths enumerated for one move when writing or reading it.
+const PATH_LIMIT: usize = 256;
+
+/// The name of a square in the variant's notation: its number, or `c3` on algebraic boards.
+pub(super) fn square_name<R: Rules>(bit: u32) -> String {
+    match R::NOTATION {
+        Notation::Numeric => numeric_name::<R>(bit),
+        Notation::Algebraic => algebraic_name::<R>(bit),
+    }
+}
+
+fn numeric_name<R: Rules>(bit: u32) -> String {
+    R::Board::number_of(bit).map_or_else(|| format!("?{bit}"), |n| n.to_string())
+}
+
+fn algebraic_name<R: Rules>(bit: u32) -> String {
+    let (col, row) = R::Board::coords(bit);
+    format!("{}{}", (b'a' + col as u8) as char, R::Board::HEIGHT - row)
+}
+
+/// Reads a square given as a number (`28`) or an algebraic name (`c3`).
+pub(super) fn parse_square<R: Rules>(s: &str) -> Option<u32> {
+    let s = s.trim();
+    let first = s.chars().next()?;
+    if first.is_ascii_digit() {
+        if s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        return R::Board::bit_of(s.parse().ok()?);
+    }
+    let file = first.to_ascii_lowercase();
+    if !file.is_ascii_lowercase() {
+        return None;
+    }
+    let rank: u32 = s[1..].parse().ok().filter(|r| (1..=R::Board::HEIGHT).contains(r))?;
+    if s[1..].starts_with('0') || s[1..].starts_with('+') {
+        return None;
+    }
+    R::Board::at(u32::from(file as u8 - b'a'), R::Board::HEIGHT - rank)
+}
+
+/// Every capture path of `mv`, as the list of squares where the piece lands after each capture.
+fn capture_paths<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>) -> Vec<Vec<u32>> {
+    let me = pos.side.index();
+    let mut walk = PathWalk::<R> {
+        empty: pos.empty() | BitsOf::<R>::bit(mv.from.into()),
+        to: mv.to.into(),
+        white: pos.side == Side::White,
+        path: Vec::new(),
+        out: Vec::new(),
+    };
+    let king = pos.kings.has(mv.from.into());
+    debug_assert!(pos.pieces[me].has(mv.from.into()));
+    walk.step(mv.from.into(), king, mv.captured);
+    walk.out
+}
+
+struct PathWalk<R: Rules> {
+    empty: BitsOf<R>,
+    to: u32,
+    white: bool,
+    path: Vec<u32>,
+    out: Vec<Vec<u32>>,
+}
+
+impl<R: Rules> PathWalk<R> {
+    fn on(&self, set: BitsOf<R>, i: i32) -> bool {
+        (i as u32) < BitsOf::<R>::WIDTH && set.has(i as u32)
+    }
+
+    /// Extends the path from `sq`, jumping only pieces of `left` (captured pieces not yet jumped).
+    fn step(&mut self, sq: u32, king: bool, left: BitsOf<R>) {
+        if self.out.len() >= PATH_LIMIT {
+            return;
+        }
+        if left.is_empty() {
+            if sq == self.to {
+                self.out.push(self.path.clone());
+            }
+            return;
+        }
+        let mut dirs: Vec<i32> = R::Board::DIAGONALS.to_vec();
+        if R::ORTHOGONAL_CAPTURES {
+            dirs.extend(R::Board::ORTHOGONALS);
+        }
+        let forward = if self.white {
+            [R::Board::UP_LEFT, R::Board::UP_RIGHT]
+        } else {
+            [R::Board::DOWN_LEFT, R::Board::DOWN_RIGHT]
+        };
+        for d in dirs {
+            let backward_diagonal = R::Board::DIAGONALS.contains(&d) && !forward.contains(&d);
+            if !king && backward_diagonal && !R::MEN_CAPTURE_BACKWARD {
+                continue;
+            }
+            let mut t = sq as i32 + d;
+            if king && R::FLYING_KINGS {
+                while self.on(self.empty, t) {
+                    t += d;
+                }
+            }
+            if !self.on(left, t) {
+                continue;
+            }
+            let mut l = t + d;
+            while self.on(self.empty, l) {
+                let land = l as u32;
+                let promo = if self.white { R::Board::TOP_ROW } else { R::Board::BOTTOM_ROW };
+                let crowned = !king
+                    && promo.has(land)
+                    && R::CAPTURE_PROMOTION == CapturePromotion::ContinuesAsKing;
+                self.path.push(land);
+                self.step(land, king || crowned, left & !BitsOf::<R>::bit(t as u32));
+                self.path.pop();
+                if !(king && R::FLYING_KINGS) {
+                    break;
+                }
+                l += d;
+            }
+        }
+    }
+}
+
+/// Writes a move of `pos`.
+pub(super) fn format_move<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, style: MoveStyle) -> String {
+    let capture = !mv.captured.is_empty();
+    match style {
+        MoveStyle::Hub => {
+            let mut s = numeric_name::<R>(mv.from.into());
+            s.push(if capture { 'x' } else { '-' });
+            s.push_str(&numeric_name::<R>(mv.to.into()));
+            for c in mv.captured.iter() {
+                s.push('x');
+                s.push_str(&numeric_name::<R>(c));
+            }
+            s
+        }
+        MoveStyle::Standard => {
+            let sep = if capture { R::CAPTURE_SEPARATOR } else { '-' };
+            let mut s = square_name::<R>(mv.from.into());
+            let mut list = MoveList::new();
+            pos.generate(&mut list);
+            let twins = list.iter().filter(|m| m.from == mv.from && m.to == mv.to).count();
+            if capture && twins > 1 {
+                if let Some(path) = capture_paths(pos, mv).into_iter().next() {
+                    for &sq in &path[..path.len().saturating_sub(1)] {
+                        s.push(sep);
+                        s.push_str(&square_name::<R>(sq));
+                    }
+                }
+            }
+            s.push(sep);
+            s.push_str(&square_name::<R>(mv.to.into()));
+            s
+        }
+    }
+}
+
+/// Whether `mid` appears in order, as landing squares, in some capture path of `mv`.
+fn path_matches<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, mid: &[u32]) -> bool {
+    capture_paths(pos, mv).iter().any(|path| {
+        let mut it = path.iter();
+        mid.iter().all(|sq| it.any(|p| p == sq))
+    })
+}
+
+/// Reads a move of `pos` in any accepted notation.
+pub(super) fn parse_move<R: Rules>(pos: &Draughts<R>, text: &str) -> Result<Move<BitsOf<R>>, MoveError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(MoveError::Syntax("empty move".into()));
+    }
+    let mut squares = Vec::new();
+    for part in t.split(['-', 'x', 'X', ':']) {
+        if part.is_empty() {
+            return Err(MoveError::Syntax(format!("{t:?}: a separator without a square")));
+        }
+        let sq = parse_square::<R>(part)
+            .ok_or_else(|| MoveError::Syntax(format!("{t:?}: {part:?} is not a square of this board")))?;
+        squares.push(sq);
+    }
+    if squares.len() < 2 {
+        return Err(MoveError::Syntax(format!("{t:?}: a move needs at least two squares")));
+    }
+    let (from, to_short) = (squares[0], squares[1]);
+    let last = *squares.last().expect("at least two");
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    let mut found: Vec<Move<BitsOf<R>>> = Vec::new();
+    for mv in list.iter().filter(|m| u32::from(m.from) == from) {
+        let matches = if squares.len() == 2 {
+            u32::from(mv.to) == to_short
+        } else {
+            // Hub form: from, to, then every captured square in any order.
+            let rest = &squares[2..];
+            let hub = u32::from(mv.to) == to_short
+                && rest.len() == mv.captured.count() as usize
+                && rest.iter().all(|&c| mv.captured.has(c))
+                && rest.iter().fold(BitsOf::<R>::EMPTY, |a, &c| a | BitsOf::<R>::bit(c)) == mv.captured;
+            // Path form: from, landing squares, to.
+            hub || (u32::from(mv.to) == last
+                && !mv.captured.is_empty()
+                && path_matches(pos, mv, &squares[1..squares.len() - 1]))
+        };
+        if matches && !found.contains(mv) {
+            found.push(*mv);
+        }
+    }
+    match found.len() {
+        1 => Ok(found[0]),
+        0 => Err(MoveError::Illegal(t.to_string())),
+        _ => Err(MoveError::Ambiguous(
+            t.to_string(),
+            found.iter().map(|m| format_move(pos, m, MoveStyle::Hub)).collect(),
+        )),
+    }
+}

@@ -1,0 +1,150 @@
+//! Rules facts of each square-board variant.
+//!
+//! A variant is a unit type implementing [`Rules`]: a list of constants, each stating one rule and
+//! citing the article it comes from. Defaults are the FMJD rules of international draughts (rules.md
+//! §5), so a variant states only what differs (the approach of dctl's rule traits). The generator
+//! reads the constants at compile time: `if R::FLYING_KINGS` costs nothing at run time.
+
+use super::geom::{Board8, Board10, Geometry};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Which capture sequences a player may choose among.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precedence {
+    /// Free choice among complete sequences (Russian, English).
+    Free,
+    /// The sequence that captures the most pieces, a king counting as a man (FMJD 4.13).
+    Quantity,
+    /// The sequence of highest value, a king worth less than two men and more than one; on equal
+    /// value a capture with a king goes first (Frisian Art. 11-12).
+    FrisianValue,
+}
+
+/// What happens when a man reaches its promotion row in the middle of a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapturePromotion {
+    /// It stays a man and goes on capturing; it promotes only if it ends there (FMJD 4.15).
+    Stays,
+    /// It becomes a king at once and goes on capturing as a king (FSR 1.5.15, Russian).
+    ContinuesAsKing,
+    /// It becomes a king and the move ends there (English checkers).
+    EndsMove,
+}
+
+/// How squares are written in move notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// Square numbers, `32-28`, `28x19` (FMJD 8.2).
+    Numeric,
+    /// Coordinates, `c3-d4`, `c3:e5:g7` (Russian and Brazilian practice).
+    Algebraic,
+}
+
+/// The rules facts of one variant of the square-board family.
+pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
+    /// Board layout.
+    type Board: Geometry;
+    /// The variant's canonical name.
+    const NAME: &'static str;
+    /// The initial position as PDN FEN.
+    const START: &'static str;
+    /// Kings move and capture at any distance (FMJD 3.9, 4.3); otherwise one step.
+    const FLYING_KINGS: bool = true;
+    /// Men capture backwards as well as forwards (FMJD 4.2).
+    const MEN_CAPTURE_BACKWARD: bool = true;
+    /// Captures also run along the orthogonal lines of dark squares (Frisian Art. 7).
+    const ORTHOGONAL_CAPTURES: bool = false;
+    /// A man reaching the promotion row during a capture (FMJD 4.15).
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::Stays;
+    /// Capture precedence (FMJD 4.13-4.14).
+    const PRECEDENCE: Precedence = Precedence::Quantity;
+    /// Most consecutive non-capturing moves with the same king while the player also has men;
+    /// 0 = no limit (Frisian Art. 17: 3).
+    const KING_MOVE_LIMIT: u8 = 0;
+    /// Move notation.
+    const NOTATION: Notation = Notation::Numeric;
+    /// Capture separator when writing moves (FMJD 8.2: `x`; Russian practice: `:`).
+    const CAPTURE_SEPARATOR: char = 'x';
+}
+
+/// International draughts, FMJD rules of November 2015 (rules.md §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct InternationalRules;
+impl Rules for InternationalRules {
+    type Board = Board10;
+    const NAME: &'static str = "international";
+    // FMJD 2.8, 3.3: Black on 1-20, White on 31-50, White moves first.
+    const START: &'static str = "W:W31-50:B1-20";
+}
+
+/// Brazilian draughts: the international rules on 8x8 (rules.md §6; dctl `brazilian = international`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BrazilianRules;
+impl Rules for BrazilianRules {
+    type Board = Board8;
+    const NAME: &'static str = "brazilian";
+    const START: &'static str = "W:W21-32:B1-12";
+    const NOTATION: Notation = Notation::Algebraic;
+}
+
+/// Russian draughts (Shashki), FSR code and FMJD-64 rules (rules.md §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RussianRules;
+impl Rules for RussianRules {
+    type Board = Board8;
+    const NAME: &'static str = "russian";
+    const START: &'static str = "W:W21-32:B1-12";
+    // rules.md §3.3: free choice among capture sequences, no majority rule.
+    const PRECEDENCE: Precedence = Precedence::Free;
+    // FSR 1.5.15: a man reaching the last row during a capture goes on as a king.
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::ContinuesAsKing;
+    const NOTATION: Notation = Notation::Algebraic;
+    const CAPTURE_SEPARATOR: char = ':';
+}
+
+/// English draughts / American checkers (rules.md §6; usacheckers rules 1.17-1.32 via dctl).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EnglishRules;
+impl Rules for EnglishRules {
+    type Board = Board8;
+    const NAME: &'static str = "english";
+    // Black (on 1-12) moves first.
+    const START: &'static str = "B:W21-32:B1-12";
+    // Kings move and capture one square at a time.
+    const FLYING_KINGS: bool = false;
+    // Men move and capture forward only.
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    // Free choice among captures; a capture, once begun, must be completed.
+    const PRECEDENCE: Precedence = Precedence::Free;
+    // A man reaching the king row is crowned and the move ends.
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;
+}
+
+/// Frisian draughts, Official Rules 2011 (rules.md §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FrisianRules;
+impl Rules for FrisianRules {
+    type Board = Board10;
+    const NAME: &'static str = "frisian";
+    // Art. 1-6: Black men on 1-20, White men on 31-50, White moves first.
+    const START: &'static str = "W:W31-50:B1-20";
+    // Art. 7, 9, 10: captures along diagonals and orthogonal lines, men forwards and backwards.
+    const ORTHOGONAL_CAPTURES: bool = true;
+    // Art. 11-12: highest value, king priority on equal value.
+    const PRECEDENCE: Precedence = Precedence::FrisianValue;
+    // Art. 17: at most three consecutive non-capturing moves with the same king.
+    const KING_MOVE_LIMIT: u8 = 3;
+}
+
+/// Frysk!: Frisian rules with five men each on the back row (rules.md §2.9; lidraughts `Frysk.scala`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FryskRules;
+impl Rules for FryskRules {
+    type Board = Board10;
+    const NAME: &'static str = "frysk";
+    const START: &'static str = "W:W46-50:B1-5";
+    const ORTHOGONAL_CAPTURES: bool = FrisianRules::ORTHOGONAL_CAPTURES;
+    const PRECEDENCE: Precedence = FrisianRules::PRECEDENCE;
+    const KING_MOVE_LIMIT: u8 = FrisianRules::KING_MOVE_LIMIT;
+}

@@ -1,0 +1,30 @@
+//! Perft: the number of leaf nodes of the legal-move tree, the proof that a move generator is right.
+//!
+//! The last ply is bulk counted ([`Game::count_moves`]): leaves are counted, never played.
+
+use crate::game::{Duplicates, Game, MoveList, MoveStyle};
+
+/// Leaf nodes of the legal-move tree of `pos` at `depth` plies (1 at depth 0).
+pub fn perft<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_moves(dup),
+        _ => {
+            let mut list = MoveList::new();
+            pos.generate_with(dup, &mut list);
+            list.iter().map(|mv| perft(&pos.play(mv), depth - 1, dup)).sum()
+        }
+    }
+}
+
+/// Perft split by root move: each legal move (in the variant's standard notation) with its count.
+pub fn divide<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> Vec<(String, u64)> {
+    let mut list = MoveList::new();
+    pos.generate_with(dup, &mut list);
+    list.iter()
+        .map(|mv| {
+            let count = perft(&pos.play(mv), depth.saturating_sub(1), dup);
+            (pos.format_move(mv, MoveStyle::Standard), count)
+        })
+        .collect()
+}

@@ -1,0 +1,141 @@
+//! The variants Tempo plays, by name, and the one place where a runtime choice becomes a type.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A variant Tempo plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// International draughts (FMJD), 10x10.
+    International,
+    /// Russian draughts (Shashki), 8x8.
+    Russian,
+    /// Brazilian draughts, 8x8.
+    Brazilian,
+    /// English draughts / American checkers, 8x8.
+    English,
+    /// Frisian draughts, 10x10.
+    Frisian,
+    /// Frysk!: Frisian with five men a side.
+    Frysk,
+}
+
+impl Variant {
+    /// Every variant, in the order `--help` lists them.
+    pub const ALL: [Variant; 6] = [
+        Variant::International,
+        Variant::Russian,
+        Variant::Brazilian,
+        Variant::English,
+        Variant::Frisian,
+        Variant::Frysk,
+    ];
+
+    /// The canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::International => "international",
+            Variant::Russian => "russian",
+            Variant::Brazilian => "brazilian",
+            Variant::English => "english",
+            Variant::Frisian => "frisian",
+            Variant::Frysk => "frysk",
+        }
+    }
+
+    /// Other names accepted on input (Scan's `normal`, common English names).
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Variant::International => &["normal", "standard", "10x10", "fmjd"],
+            Variant::Russian => &["shashki"],
+            Variant::Brazilian => &[],
+            Variant::English => &["checkers", "american"],
+            Variant::Frisian => &[],
+            Variant::Frysk => &["frysk!"],
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown variant name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        write!(f, "unknown variant {:?}; known variants: {}", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let key = s.trim().to_ascii_lowercase();
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == key || v.aliases().contains(&key.as_str()))
+            .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+/// Runs generic code for the position type of a runtime [`Variant`]:
+/// `with_variant!(v, G => perft::<G>(&G::start(), 5, dup))`.
+#[macro_export]
+macro_rules! with_variant {
+    ($v:expr, $g:ident => $body:expr) => {
+        match $v {
+            $crate::variant::Variant::International => {
+                type $g = $crate::draughts::International;
+                $body
+            }
+            $crate::variant::Variant::Russian => {
+                type $g = $crate::draughts::Russian;
+                $body
+            }
+            $crate::variant::Variant::Brazilian => {
+                type $g = $crate::draughts::Brazilian;
+                $body
+            }
+            $crate::variant::Variant::English => {
+                type $g = $crate::draughts::English;
+                $body
+            }
+            $crate::variant::Variant::Frisian => {
+                type $g = $crate::draughts::Frisian;
+                $body
+            }
+            $crate::variant::Variant::Frysk => {
+                type $g = $crate::draughts::Frysk;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_parse() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+            for a in v.aliases() {
+                assert_eq!(a.parse::<Variant>(), Ok(v));
+            }
+        }
+        assert_eq!("Normal".parse::<Variant>(), Ok(Variant::International));
+        assert_eq!("shashki".parse::<Variant>(), Ok(Variant::Russian));
+        assert_eq!("checkers".parse::<Variant>(), Ok(Variant::English));
+        assert!("chess".parse::<Variant>().is_err());
+    }
+}
