@@ -1,0 +1,87 @@
+//! Perft from each variant's initial position against the published counts in
+//! `tests/data/start-positions.tsv` (a copy of the project's reference table; sources are named in
+//! its header: dctl's test suite citing the FMJD and shashki forum threads, OEIS A133046).
+//!
+//! The default run checks every row of every variant Tempo plays up to a node limit that keeps it
+//! to seconds; `cargo test --release -- --ignored perft_deep` goes to the deepest published depths
+//! (set `TEMPO_PERFT_LIMIT` to change the limit).
+
+use std::thread;
+use tempo::game::{Duplicates, Game};
+use tempo::perft::perft;
+use tempo::variant::Variant;
+use tempo::with_variant;
+
+struct Row {
+    variant: Variant,
+    fen: String,
+    depth: u32,
+    dup: Duplicates,
+    nodes: u64,
+}
+
+/// Rows of the table for variants Tempo plays (other variants' rows are skipped until they exist).
+fn rows() -> Vec<Row> {
+    let text = include_str!("data/start-positions.tsv");
+    let mut rows = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("variant")) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let Ok(variant) = f[0].parse::<Variant>() else { continue };
+        let depth: u32 = f[2].parse().unwrap();
+        for (col, dup) in [(3, Duplicates::Merge), (4, Duplicates::Keep)] {
+            if let Some(n) = f.get(col).filter(|s| !s.is_empty()) {
+                rows.push(Row { variant, fen: f[1].to_string(), depth, dup, nodes: n.parse().unwrap() });
+            }
+        }
+    }
+    rows
+}
+
+fn check(row: &Row) -> Result<(), String> {
+    let got = with_variant!(row.variant, G => {
+        let pos = if row.fen == "start" { G::start() } else { G::from_fen(&row.fen).unwrap() };
+        if row.fen != "start" {
+            assert_eq!(pos, G::start(), "{}: the table's FEN is the start position", row.variant);
+        }
+        perft(&pos, row.depth, row.dup)
+    });
+    if got == row.nodes {
+        Ok(())
+    } else {
+        Err(format!("{} {:?} depth {}: expected {}, got {got}", row.variant, row.dup, row.depth, row.nodes))
+    }
+}
+
+/// Checks every row up to `limit` nodes on two threads; returns how many rows ran.
+fn run(limit: u64) -> usize {
+    let rows: Vec<Row> = rows().into_iter().filter(|r| r.nodes <= limit).collect();
+    let (a, b): (Vec<_>, Vec<_>) = rows.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+    let failures: Vec<String> = thread::scope(|s| {
+        let handles: Vec<_> = [a, b]
+            .into_iter()
+            .map(|part| s.spawn(move || part.into_iter().filter_map(|(_, r)| check(r).err()).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    rows.len()
+}
+
+#[test]
+fn perft_matches_published_counts() {
+    let ran = run(10_000_000);
+    // Six variants, both columns, depths 1 up to at least 7 each.
+    assert!(ran >= 6 * 2 * 7 - 20, "only {ran} rows checked");
+    for v in Variant::ALL {
+        if v != Variant::Frysk {
+            assert!(rows().iter().any(|r| r.variant == v), "no published counts for {v}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "deep perft: minutes; run with --release -- --ignored"]
+fn perft_deep() {
+    let limit = std::env::var("TEMPO_PERFT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(3_000_000_000);
+    run(limit);
+}
