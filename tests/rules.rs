@@ -1,0 +1,222 @@
+//! Rules tests: each builds a position where one rule decides the legal moves, and names the article
+//! or decision (rules.md) it checks.
+
+use tempo::bits::Bits;
+use tempo::draughts::{Brazilian, English, Frisian, International, Russian};
+use tempo::game::{Duplicates, Game, MoveList, MoveStyle};
+
+fn moves<G: Game>(pos: &G) -> Vec<String> {
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    let mut v: Vec<String> = list.iter().map(|m| pos.format_move(m, MoveStyle::Hub)).collect();
+    v.sort();
+    v
+}
+
+fn pos<G: Game>(fen: &str) -> G {
+    G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn play<G: Game>(p: &G, mv: &str) -> G {
+    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv} in {}: {e}", p.to_fen()));
+    p.play(&m)
+}
+
+#[test]
+fn fmjd_4_13_majority_capture_is_compulsory() {
+    // The man b2 can take c3 (one piece); the man g3 can take f4 and f6 (two). Only the sequence
+    // taking the most pieces is legal.
+    let p: International = pos("W:Wb2,g3:Bc3,f4,f6");
+    assert_eq!(moves(&p), vec!["39x19x23x33"]);
+}
+
+#[test]
+fn fmjd_4_14_king_has_no_priority_on_equal_count() {
+    // The man c3 (37) can take d4 (32); the king j10 (5) can take i9 (10), landing on h8, g7, f6
+    // or e5 (it stops before d4). Equal counts, free choice: the man's capture stays legal.
+    let p: International = pos("W:Wc3,Kj10:Bd4,i9");
+    assert_eq!(moves(&p), vec!["37x28x32", "5x14x10", "5x19x10", "5x23x10", "5x28x10"]);
+}
+
+#[test]
+fn fmjd_4_8_capture_may_return_to_its_start_square_and_d_a1_merges_duplicates() {
+    // The white man on e1 can take d2, d4, f4, f2 round the diamond in either direction and come
+    // back to e1: start = end, the same captured set, so one move (D-A1) made of two paths.
+    let p: International = pos("W:We1:Bd2,d4,f2,f4");
+    assert_eq!(moves(&p).len(), 1, "{:?}", moves(&p));
+    let m = &moves(&p)[0];
+    let parts: Vec<&str> = m.split('x').collect();
+    assert_eq!(parts[0], parts[1], "ends where it started: {m}");
+    assert_eq!(parts.len(), 6);
+    assert_eq!(p.count_moves(Duplicates::Merge), 1);
+    assert_eq!(p.count_moves(Duplicates::Keep), 2);
+}
+
+#[test]
+fn fmjd_4_15_man_passing_the_promotion_row_stays_a_man() {
+    // White man c7 takes d8? No: it takes b8... Here: the man on 7 (c9) jumps 12 to land on 1?-
+    // Built on coordinates: man c7 takes d8 to e9 (row 9), then e9 takes f8? That lands on g7.
+    // Simpler: man on b8 jumps c9 to d10 (promotion row), then d10 jumps e9 back down to f8:
+    // the move ends on f8, so the man is not crowned.
+    let p: International = pos("W:Wb8:Bc9,e9");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    let after = play(&p, &m[0]);
+    assert!(after.kings().is_empty(), "the man ended off the promotion row and stays a man");
+    // Ending on the row crowns it.
+    let q: International = pos("W:Wb8:Bc9");
+    let after = play(&q, &moves(&q)[0]);
+    assert_eq!(after.kings().count(), 1);
+}
+
+#[test]
+fn fsr_1_5_15_russian_man_crowned_during_capture_goes_on_as_king() {
+    // White man e7 takes d8?? no: man c7 jumps d8? Build: man on b6 jumps c7 to d8 (promotion row),
+    // is crowned there and, as a flying king, goes on to take the man on f6 (landing g5 or h4).
+    let p: Russian = pos("W:Wb6:Bc7,f6");
+    let m = moves(&p);
+    assert!(!m.is_empty());
+    for mv in &m {
+        assert_eq!(mv.split('x').count() - 2, 2, "both pieces are taken: {mv}");
+        let after = play(&p, mv);
+        assert_eq!(after.kings().count(), 1, "crowned: {mv}");
+    }
+    // Two landing squares behind f6: g5 and h4.
+    assert_eq!(m.len(), 2, "{m:?}");
+    // In Brazilian (international rules) the man passing the row stays a man and cannot go on.
+    let b: Brazilian = pos("W:Wb6:Bc7,f6");
+    let m = moves(&b);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].split('x').count() - 2, 1);
+}
+
+#[test]
+fn russian_3_3_turkish_strike_captured_pieces_block_until_the_move_ends() {
+    // The king on b2 takes c3, e5, g5 and g3 and reaches e1 or f2. From e1 the line back to a5
+    // passes c3, already taken but still on the board: it blocks, so b4 cannot be taken.
+    let p: Russian = pos("W:WKb2:Bc3,e5,g5,g3,b4");
+    let m = moves(&p);
+    assert_eq!(m.len(), 2, "{m:?}");
+    let b4 = "17";
+    for mv in &m {
+        assert_eq!(mv.split('x').count() - 2, 4, "{mv}");
+        assert!(!mv.split('x').skip(2).any(|s| s == b4), "{mv}");
+    }
+}
+
+#[test]
+fn russian_3_3_free_choice_among_sequences() {
+    // b2 can take c3 (one piece), g3 can take f4 and f6 (two): Russian rules leave the choice free
+    // (no majority rule), so both are legal; Brazilian applies FMJD 4.13 to the same position.
+    let p: Russian = pos("W:Wb2,g3:Bc3,f4,f6");
+    assert_eq!(moves(&p), vec!["24x8x11x19", "25x18x22"]);
+    let b: Brazilian = pos("W:Wb2,g3:Bc3,f4,f6");
+    assert_eq!(moves(&b), vec!["24x8x11x19"]);
+}
+
+#[test]
+fn russian_3_3_king_must_land_where_the_capture_goes_on() {
+    // King a1 takes c3; of the squares behind it (d4 to h8) only e5 lets it go on, over f4 to g3
+    // or h2, so it may not stop on d4, f6, g7 or h8: two legal moves, both taking two pieces.
+    let p: Russian = pos("W:WKa1:Bc3,f4");
+    let m = moves(&p);
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!(m.iter().all(|s| s.split('x').count() - 2 == 2), "{m:?}");
+    let g3 = p.parse_move("a1:g3").unwrap();
+    assert_eq!(p.format_move(&g3, MoveStyle::Standard), "a1:g3");
+}
+
+#[test]
+fn english_men_capture_forward_only_and_kings_one_step() {
+    // usacheckers: men capture forward only. White man 22 (c3) with a black man behind it on 26
+    // (d2) and an empty square beyond has no capture.
+    let p: English = pos("W:W22:B26,1");
+    assert!(moves(&p).iter().all(|s| s.contains('-')), "{:?}", moves(&p));
+    // A king captures one step away only: king 22 and a black man two squares away on the line.
+    let k: English = pos("W:WK22:B15,1");
+    assert!(moves(&k).iter().all(|s| s.contains('-')));
+    let k: English = pos("W:WK22:B18,1");
+    assert_eq!(moves(&k), vec!["22x15x18"]);
+}
+
+#[test]
+fn english_man_reaching_the_king_row_ends_the_move() {
+    // The man f6 takes e7 and lands on d8, the king row: it is crowned and the move ends, although
+    // as a king it could now take c7.
+    let p: English = pos("W:Wf6:Be7,c7");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].split('x').count() - 2, 1);
+    assert_eq!(play(&p, &m[0]).kings().count(), 1);
+}
+
+#[test]
+fn frisian_art_11_value_precedence() {
+    // One king is worth more than one man (Art. 11): man 33 can take the man on 28 or the king on
+    // 29 (via 34? no: 29 is diagonal from 34). White men 33 and 34; black man 28 and black king 30.
+    let p: Frisian = pos("W:W33,35:B28,K30");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].ends_with("x30"), "{m:?}");
+    // Two men are worth more than one king.
+    let p: Frisian = pos("W:W33,35:B28,19,K30");
+    let m = moves(&p);
+    assert!(m.iter().all(|s| s.split('x').count() - 2 == 2), "{m:?}");
+}
+
+#[test]
+fn frisian_art_12_king_priority_on_equal_value() {
+    // The position of fmjd_4_14: man and king can each take one man. In Frisian the capture must
+    // be made with the king.
+    let p: Frisian = pos("W:Wc3,Kj10:Bd4,i9");
+    assert_eq!(moves(&p), vec!["5x14x10", "5x19x10", "5x23x10", "5x28x10"]);
+}
+
+#[test]
+fn frisian_art_7_men_capture_orthogonally() {
+    // White man 33 takes the black man on 34 along the row (landing on 35), a capture along an
+    // orthogonal line of dark squares, and the man on 23 along the column (landing on 13).
+    let p: Frisian = pos("W:W33:B34");
+    assert_eq!(moves(&p), vec!["33x35x34"]);
+    let p: Frisian = pos("W:W33:B23");
+    assert_eq!(moves(&p), vec!["33x13x23"]);
+}
+
+#[test]
+fn frisian_art_17_three_king_moves_then_the_king_must_rest() {
+    // White has a king on 46 and a man on 50; Black only kings (so Black is never restricted).
+    let mut p: Frisian = pos("W:WK46,50:BK1,K2");
+    for (w, b) in [("46-41", "1-7"), ("41-46", "7-1"), ("46-41", "1-7")] {
+        p = play(&p, w);
+        p = play(&p, b);
+    }
+    // Three consecutive non-capturing moves with the king now on 41: it may not move again.
+    let m = moves(&p);
+    assert!(!m.iter().any(|s| s.starts_with("41-")), "{m:?}");
+    assert!(m.iter().any(|s| s.starts_with("50-")), "{m:?}");
+    // FEN carries the run (D-F3) and reads it back.
+    assert!(p.to_fen().ends_with(":RW41=3"), "{}", p.to_fen());
+    assert_eq!(Frisian::from_fen(&p.to_fen()).unwrap(), p);
+    // A man move lifts the ban.
+    p = play(&p, "50-45");
+    p = play(&p, "7-1");
+    assert!(moves(&p).iter().any(|s| s.starts_with("41-")));
+}
+
+#[test]
+fn frisian_art_17_does_not_apply_with_kings_only() {
+    let mut p: Frisian = pos("W:WK46:BK1,K2");
+    for (w, b) in [("46-41", "1-7"), ("41-46", "7-1"), ("46-41", "1-7"), ("41-46", "7-1")] {
+        p = play(&p, w);
+        p = play(&p, b);
+    }
+    assert!(moves(&p).iter().any(|s| s.starts_with("46-")));
+}
+
+#[test]
+fn d_f3_positions_differ_by_king_run_in_key() {
+    let a: Frisian = pos("W:WK46,50:BK1,K2");
+    let b = play(&play(&play(&play(&a, "46-41"), "1-7"), "41-46"), "7-1");
+    assert_eq!(a.to_hub(), b.to_hub(), "same pieces");
+    assert_ne!(a.key(), b.key(), "but the king run differs");
+}
