@@ -7,7 +7,10 @@
 //!
 //! Reading accepts numbers or algebraic names in any variant, separators `-`, `x` and `:`, the short
 //! form when it names one legal move, the Hub form with the captured squares in any order, and a
-//! path through landing squares (`11x18x25`). The text is matched against the legal moves, so an
+//! path through landing squares (`11x18x25`). When a text matches several moves but is exactly the
+//! full form of one of them (every intermediate square written, as PDN 3.0 writes an ambiguous
+//! capture), it names that one: `c1:g5` is the single capture from c1 to g5 even when a longer
+//! capture also runs from c1 to g5. The text is matched against the legal moves, so an
 //! ambiguous or illegal move is reported as such.
 
 use super::geom::Geometry;
@@ -174,12 +177,21 @@ pub(super) fn format_move<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, sty
     }
 }
 
-/// Whether `mid` appears in order, as landing squares, in some capture path of `mv`.
-fn path_matches<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, mid: &[u32]) -> bool {
-    capture_paths(pos, mv).iter().any(|path| {
-        let mut it = path.iter();
-        mid.iter().all(|sq| it.any(|p| p == sq))
-    })
+/// How the landing squares `mid` fit the capture paths of `mv`: `Some(true)` when they are all
+/// the intermediate squares of some path (its full PDN form), `Some(false)` when they appear in
+/// order in some path, `None` when they fit no path.
+fn path_fit<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, mid: &[u32]) -> Option<bool> {
+    let paths = capture_paths(pos, mv);
+    if paths.iter().any(|p| p.len() == mid.len() + 1 && p[..mid.len()] == *mid) {
+        return Some(true);
+    }
+    paths
+        .iter()
+        .any(|path| {
+            let mut it = path.iter();
+            mid.iter().all(|sq| it.any(|p| p == sq))
+        })
+        .then_some(false)
 }
 
 /// Reads a move of `pos` in any accepted notation.
@@ -204,26 +216,40 @@ pub(super) fn parse_move<R: Rules>(pos: &Draughts<R>, text: &str) -> Result<Move
     let last = *squares.last().expect("at least two");
     let mut list = MoveList::new();
     pos.generate(&mut list);
-    let mut found: Vec<Move<BitsOf<R>>> = Vec::new();
+    // Every matching move, and whether the text is its full form (the squares written exactly).
+    let mut found: Vec<(Move<BitsOf<R>>, bool)> = Vec::new();
     for mv in list.iter().filter(|m| u32::from(m.from) == from) {
-        let matches = if squares.len() == 2 {
-            u32::from(mv.to) == to_short
+        let fit = if squares.len() == 2 {
+            // Short form; for a single capture it is also the full form.
+            (u32::from(mv.to) == to_short).then_some(mv.captured.count() <= 1)
         } else {
             // Hub form: from, to, then every captured square in any order.
             let rest = &squares[2..];
             let hub = u32::from(mv.to) == to_short
-                && rest.len() == mv.captured.count() as usize
-                && rest.iter().all(|&c| mv.captured.has(c))
-                && rest.iter().fold(BitsOf::<R>::EMPTY, |a, &c| a | BitsOf::<R>::bit(c)) == mv.captured;
-            // Path form: from, landing squares, to.
-            hub || (u32::from(mv.to) == last
-                && !mv.captured.is_empty()
-                && path_matches(pos, mv, &squares[1..squares.len() - 1]))
+                && rest.iter().fold(BitsOf::<R>::EMPTY, |a, &c| a | BitsOf::<R>::bit(c)) == mv.captured
+                && rest.len() == mv.captured.count() as usize;
+            if hub {
+                Some(true)
+            } else if u32::from(mv.to) == last && !mv.captured.is_empty() {
+                // Path form: from, landing squares, to.
+                path_fit(pos, mv, &squares[1..squares.len() - 1])
+            } else {
+                None
+            }
         };
-        if matches && !found.contains(mv) {
-            found.push(*mv);
+        if let Some(exact) = fit {
+            found.push((*mv, exact));
         }
     }
+    if found.len() > 1 {
+        // PDN 3.0 writes an ambiguous capture with all its intermediate squares: a text that is
+        // exactly one move's full form names that move.
+        let exact: Vec<_> = found.iter().filter(|(_, e)| *e).copied().collect();
+        if exact.len() == 1 {
+            found = exact;
+        }
+    }
+    let found: Vec<Move<BitsOf<R>>> = found.into_iter().map(|(m, _)| m).collect();
     match found.len() {
         1 => Ok(found[0]),
         0 => Err(MoveError::Illegal(t.to_string())),
