@@ -50,7 +50,8 @@ enum DupArg {
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
-    s.parse().map_err(|e: tempo::variant::UnknownVariant| e.to_string())
+    s.parse()
+        .map_err(|e: tempo::variant::UnknownVariant| e.to_string())
 }
 
 fn run_perft<G: Game>(args: &PerftArgs) -> Result<(), String> {

@@ -20,7 +20,12 @@ fn random_games<G: Game>(games: u64, plies: usize) -> usize {
             let hub = G::from_hub(&pos.to_hub()).expect("hub string reads back");
             assert_eq!(hub.to_hub(), pos.to_hub());
             pos.generate(&mut list);
-            assert_eq!(pos.count_moves(Duplicates::Merge), list.len() as u64, "{}", pos.to_fen());
+            assert_eq!(
+                pos.count_moves(Duplicates::Merge),
+                list.len() as u64,
+                "{}",
+                pos.to_fen()
+            );
             let mut keep = MoveList::new();
             pos.generate_with(Duplicates::Keep, &mut keep);
             assert_eq!(pos.count_moves(Duplicates::Keep), keep.len() as u64);
@@ -28,7 +33,12 @@ fn random_games<G: Game>(games: u64, plies: usize) -> usize {
             for mv in &list {
                 for style in [MoveStyle::Standard, MoveStyle::Hub] {
                     let text = pos.format_move(mv, style);
-                    assert_eq!(pos.parse_move(&text).as_ref(), Ok(mv), "{text} in {}", pos.to_fen());
+                    assert_eq!(
+                        pos.parse_move(&text).as_ref(),
+                        Ok(mv),
+                        "{text} in {}",
+                        pos.to_fen()
+                    );
                 }
             }
             checked += 1;

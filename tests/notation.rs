@@ -19,7 +19,11 @@ fn fen_reads_ranges_kings_any_order_and_a_trailing_dot() {
 
 #[test]
 fn fen_reads_algebraic_squares() {
-    let r = Russian::from_fen("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:B21-32".replace("B21-32", "B1-12").as_str());
+    let r = Russian::from_fen(
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:B21-32"
+            .replace("B21-32", "B1-12")
+            .as_str(),
+    );
     assert_eq!(r.unwrap(), Russian::start());
 }
 
@@ -31,7 +35,10 @@ fn fen_errors_name_the_problem() {
     assert!(matches!(bad("W:Wz9:B1"), PositionError::BadSquare(_)));
     assert!(matches!(bad("W:W3:B20"), PositionError::ManOnPromotionRow(s) if s == "3"));
     assert!(matches!(bad("W:W30:B48"), PositionError::ManOnPromotionRow(s) if s == "48"));
-    assert!(International::from_fen("W:WK3:BK48").is_ok(), "kings may stand there");
+    assert!(
+        International::from_fen("W:WK3:BK48").is_ok(),
+        "kings may stand there"
+    );
     assert!(matches!(bad("W:W20:B20"), PositionError::Occupied(s) if s == "20"));
     assert!(matches!(bad("W:W20,20:B1"), PositionError::Occupied(_)));
     assert!(matches!(bad("X:W20:B1"), PositionError::Syntax(_)));
@@ -40,7 +47,10 @@ fn fen_errors_name_the_problem() {
     assert!(matches!(bad("W:W40-31:B1"), PositionError::Syntax(_)));
     assert!(matches!(bad("W:W20,:B1"), PositionError::Syntax(_)));
     assert!(matches!(bad("W:Q20"), PositionError::Syntax(_)));
-    assert!(matches!(bad("W:W20:B1:RW20=1"), PositionError::State(_)), "no king run outside Frisian");
+    assert!(
+        matches!(bad("W:W20:B1:RW20=1"), PositionError::State(_)),
+        "no king run outside Frisian"
+    );
     // Messages say what is wrong.
     assert_eq!(bad("W:W51:B1").to_string(), "bad square 51");
     assert_eq!(bad("W:W3:B20").to_string(), "man on its promotion row at 3");
@@ -64,9 +74,17 @@ fn hub_position_string_round_trips() {
 fn hub_position_errors() {
     assert_eq!(
         International::from_hub("Wbbbb").unwrap_err(),
-        PositionError::Length { expected: 51, found: 5 }
+        PositionError::Length {
+            expected: 51,
+            found: 5
+        }
     );
-    assert_eq!(Russian::from_hub("Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww").unwrap_err().to_string(), "wrong length: expected 33 characters, found 51");
+    assert_eq!(
+        Russian::from_hub("Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww")
+            .unwrap_err()
+            .to_string(),
+        "wrong length: expected 33 characters, found 51"
+    );
     assert!(matches!(
         International::from_hub("Xbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww"),
         Err(PositionError::Syntax(_))
@@ -105,8 +123,14 @@ fn numeric_moves_and_the_hub_capture_form() {
         let parsed = p.parse_move(text.trim_end_matches('.'));
         assert_eq!(parsed, Ok(m), "{text}");
     }
-    assert!(matches!(p.parse_move("33x13x28"), Err(MoveError::Illegal(_))), "captured set incomplete");
-    assert!(matches!(p.parse_move("33x13x28x18x19"), Err(MoveError::Illegal(_))));
+    assert!(
+        matches!(p.parse_move("33x13x28"), Err(MoveError::Illegal(_))),
+        "captured set incomplete"
+    );
+    assert!(matches!(
+        p.parse_move("33x13x28x18x19"),
+        Err(MoveError::Illegal(_))
+    ));
 }
 
 #[test]
@@ -137,5 +161,8 @@ fn algebraic_moves_for_russian_and_brazilian() {
     assert_eq!(p.parse_move("c3:e5:g7"), Ok(m));
     assert_eq!(p.parse_move("C3xG7"), Ok(m));
     let b = Brazilian::start();
-    assert_eq!(b.format_move(&b.parse_move("c3-b4").unwrap(), MoveStyle::Standard), "c3-b4");
+    assert_eq!(
+        b.format_move(&b.parse_move("c3-b4").unwrap(), MoveStyle::Standard),
+        "c3-b4"
+    );
 }

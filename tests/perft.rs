@@ -24,13 +24,24 @@ struct Row {
 fn rows() -> Vec<Row> {
     let text = include_str!("data/start-positions.tsv");
     let mut rows = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("variant")) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("variant"))
+    {
         let f: Vec<&str> = line.split('\t').collect();
-        let Ok(variant) = f[0].parse::<Variant>() else { continue };
+        let Ok(variant) = f[0].parse::<Variant>() else {
+            continue;
+        };
         let depth: u32 = f[2].parse().unwrap();
         for (col, dup) in [(3, Duplicates::Merge), (4, Duplicates::Keep)] {
             if let Some(n) = f.get(col).filter(|s| !s.is_empty()) {
-                rows.push(Row { variant, fen: f[1].to_string(), depth, dup, nodes: n.parse().unwrap() });
+                rows.push(Row {
+                    variant,
+                    fen: f[1].to_string(),
+                    depth,
+                    dup,
+                    nodes: n.parse().unwrap(),
+                });
             }
         }
     }
@@ -48,7 +59,10 @@ fn check(row: &Row) -> Result<(), String> {
     if got == row.nodes {
         Ok(())
     } else {
-        Err(format!("{} {:?} depth {}: expected {}, got {got}", row.variant, row.dup, row.depth, row.nodes))
+        Err(format!(
+            "{} {:?} depth {}: expected {}, got {got}",
+            row.variant, row.dup, row.depth, row.nodes
+        ))
     }
 }
 
@@ -59,7 +73,13 @@ fn run(limit: u64) -> usize {
     let failures: Vec<String> = thread::scope(|s| {
         let handles: Vec<_> = [a, b]
             .into_iter()
-            .map(|part| s.spawn(move || part.into_iter().filter_map(|(_, r)| check(r).err()).collect::<Vec<_>>()))
+            .map(|part| {
+                s.spawn(move || {
+                    part.into_iter()
+                        .filter_map(|(_, r)| check(r).err())
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
@@ -74,7 +94,10 @@ fn perft_matches_published_counts() {
     assert!(ran >= 6 * 2 * 7 - 20, "only {ran} rows checked");
     for v in Variant::ALL {
         if v != Variant::Frysk {
-            assert!(rows().iter().any(|r| r.variant == v), "no published counts for {v}");
+            assert!(
+                rows().iter().any(|r| r.variant == v),
+                "no published counts for {v}"
+            );
         }
     }
 }
@@ -82,6 +105,9 @@ fn perft_matches_published_counts() {
 #[test]
 #[ignore = "deep perft: minutes; run with --release -- --ignored"]
 fn perft_deep() {
-    let limit = std::env::var("TEMPO_PERFT_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(3_000_000_000);
+    let limit = std::env::var("TEMPO_PERFT_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3_000_000_000);
     run(limit);
 }

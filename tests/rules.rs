@@ -18,7 +18,9 @@ fn pos<G: Game>(fen: &str) -> G {
 }
 
 fn play<G: Game>(p: &G, mv: &str) -> G {
-    let m = p.parse_move(mv).unwrap_or_else(|e| panic!("{mv} in {}: {e}", p.to_fen()));
+    let m = p
+        .parse_move(mv)
+        .unwrap_or_else(|e| panic!("{mv} in {}: {e}", p.to_fen()));
     p.play(&m)
 }
 
@@ -35,7 +37,10 @@ fn fmjd_4_14_king_has_no_priority_on_equal_count() {
     // The man c3 (37) can take d4 (32); the king j10 (5) can take i9 (10), landing on h8, g7, f6
     // or e5 (it stops before d4). Equal counts, free choice: the man's capture stays legal.
     let p: International = pos("W:Wc3,Kj10:Bd4,i9");
-    assert_eq!(moves(&p), vec!["37x28x32", "5x14x10", "5x19x10", "5x23x10", "5x28x10"]);
+    assert_eq!(
+        moves(&p),
+        vec!["37x28x32", "5x14x10", "5x19x10", "5x23x10", "5x28x10"]
+    );
 }
 
 #[test]
@@ -62,7 +67,10 @@ fn fmjd_4_15_man_passing_the_promotion_row_stays_a_man() {
     let m = moves(&p);
     assert_eq!(m.len(), 1, "{m:?}");
     let after = play(&p, &m[0]);
-    assert!(after.kings().is_empty(), "the man ended off the promotion row and stays a man");
+    assert!(
+        after.kings().is_empty(),
+        "the man ended off the promotion row and stays a man"
+    );
     // Ending on the row crowns it.
     let q: International = pos("W:Wb8:Bc9");
     let after = play(&q, &moves(&q)[0]);
@@ -206,7 +214,12 @@ fn frisian_art_17_three_king_moves_then_the_king_must_rest() {
 #[test]
 fn frisian_art_17_does_not_apply_with_kings_only() {
     let mut p: Frisian = pos("W:WK46:BK1,K2");
-    for (w, b) in [("46-41", "1-7"), ("41-46", "7-1"), ("46-41", "1-7"), ("41-46", "7-1")] {
+    for (w, b) in [
+        ("46-41", "1-7"),
+        ("41-46", "7-1"),
+        ("46-41", "1-7"),
+        ("41-46", "7-1"),
+    ] {
         p = play(&p, w);
         p = play(&p, b);
     }

@@ -21,7 +21,9 @@ fn parse_side(s: &str) -> Result<Side, PositionError> {
     match s {
         "W" | "w" => Ok(Side::White),
         "B" | "b" => Ok(Side::Black),
-        _ => Err(PositionError::Syntax(format!("side to move must be W or B, not {s:?}"))),
+        _ => Err(PositionError::Syntax(format!(
+            "side to move must be W or B, not {s:?}"
+        ))),
     }
 }
 
@@ -98,9 +100,12 @@ fn read_pieces<R: Rules>(
             if a > b {
                 return Err(PositionError::Syntax(format!("range {sq} runs backwards")));
             }
-            (a..=b).map(|n| R::Board::bit_of(n).expect("checked range")).collect()
+            (a..=b)
+                .map(|n| R::Board::bit_of(n).expect("checked range"))
+                .collect()
         } else {
-            let b = notation::parse_square::<R>(sq).ok_or_else(|| PositionError::BadSquare(sq.to_string()))?;
+            let b =
+                notation::parse_square::<R>(sq).ok_or_else(|| PositionError::BadSquare(sq.to_string()))?;
             vec![b]
         };
         for b in bits {
@@ -128,9 +133,13 @@ fn read_runs<R: Rules>(list: &str, runs: &mut [KingRun; 2]) -> Result<(), Positi
             _ => return Err(bad()),
         };
         let (sq, count) = chars.as_str().split_once('=').ok_or_else(bad)?;
-        let square = notation::parse_square::<R>(sq).ok_or_else(|| PositionError::BadSquare(sq.to_string()))?;
+        let square =
+            notation::parse_square::<R>(sq).ok_or_else(|| PositionError::BadSquare(sq.to_string()))?;
         let count: u8 = count.parse().map_err(|_| bad())?;
-        runs[side.index()] = KingRun { count, square: square as u8 };
+        runs[side.index()] = KingRun {
+            count,
+            square: square as u8,
+        };
     }
     Ok(())
 }
@@ -146,7 +155,11 @@ pub(super) fn to_fen<R: Rules>(pos: &Draughts<R>) -> String {
             .iter()
             .map(|b| {
                 let n = R::Board::number_of(b).expect("pieces stand on playing squares");
-                if pos.kings.has(b) { format!("K{n}") } else { n.to_string() }
+                if pos.kings.has(b) {
+                    format!("K{n}")
+                } else {
+                    n.to_string()
+                }
             })
             .collect();
         s.push_str(&items.join(","));

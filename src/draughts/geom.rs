@@ -85,7 +85,11 @@ pub trait Geometry: 'static + Send + Sync {
         let row = n / half;
         let k = n % half;
         // a1 is dark (FMJD 2.4): the bottom row starts at column 0, the row above it at column 1.
-        let col = if (row + Self::HEIGHT) % 2 == 0 { 2 * k + 1 } else { 2 * k };
+        let col = if (row + Self::HEIGHT) % 2 == 0 {
+            2 * k + 1
+        } else {
+            2 * k
+        };
         (col, row)
     }
 
@@ -209,7 +213,10 @@ mod tests {
                 let inside = (0..G::WIDTH as i32).contains(&tc) && (0..G::HEIGHT as i32).contains(&tr);
                 match step::<G>(b, d) {
                     Some(t) => {
-                        assert!(inside, "square {n} dir {d} leaves the board but lands on a square");
+                        assert!(
+                            inside,
+                            "square {n} dir {d} leaves the board but lands on a square"
+                        );
                         assert_eq!(G::coords(t), (tc as u32, tr as u32));
                     }
                     None => assert!(!inside, "square {n} dir {d} lost a neighbour"),

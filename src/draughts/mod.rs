@@ -233,7 +233,11 @@ impl<R: Rules> Draughts<R> {
         let run = before.runs[me];
         let men_left = !(self.pieces[me] & !self.kings).is_empty();
         self.runs[me] = if was_king && mv.captured.is_empty() && men_left {
-            let count = if run.count > 0 && run.square == mv.from { run.count + 1 } else { 1 };
+            let count = if run.count > 0 && run.square == mv.from {
+                run.count + 1
+            } else {
+                1
+            };
             KingRun { count, square: mv.to }
         } else {
             KingRun::default()

@@ -19,7 +19,11 @@ use crate::game::{Duplicates, MoveList, Side};
 /// The set holding bit `i`, or the empty set when `i` is outside the bit range.
 #[inline(always)]
 fn at<B: Bits>(i: i32) -> B {
-    if (i as u32) < B::WIDTH { B::bit(i as u32) } else { B::EMPTY }
+    if (i as u32) < B::WIDTH {
+        B::bit(i as u32)
+    } else {
+        B::EMPTY
+    }
 }
 
 /// Whether bit `i` (possibly out of range) is in `set`.
@@ -80,7 +84,11 @@ fn forward<R: Rules, const WHITE: bool>() -> [i32; 2] {
 /// The row where this side's men are crowned.
 #[inline(always)]
 fn promotion_row<R: Rules, const WHITE: bool>() -> BitsOf<R> {
-    if WHITE { R::Board::TOP_ROW } else { R::Board::BOTTOM_ROW }
+    if WHITE {
+        R::Board::TOP_ROW
+    } else {
+        R::Board::BOTTOM_ROW
+    }
 }
 
 /// Squares reached by sliding from `from` in direction `d` over `empty` (not including `from`);
@@ -100,11 +108,7 @@ fn slide<R: Rules>(from: BitsOf<R>, d: i32, empty: BitsOf<R>) -> BitsOf<R> {
 
 /// Men of this side that have a capture, all found at once.
 #[inline(always)]
-fn capturing_men<R: Rules, const WHITE: bool>(
-    men: BitsOf<R>,
-    opp: BitsOf<R>,
-    empty: BitsOf<R>,
-) -> BitsOf<R> {
+fn capturing_men<R: Rules, const WHITE: bool>(men: BitsOf<R>, opp: BitsOf<R>, empty: BitsOf<R>) -> BitsOf<R> {
     let (dirs, n) = man_capture_dirs::<R, WHITE>();
     let mut found = BitsOf::<R>::EMPTY;
     for &d in &dirs[..n] {
@@ -122,7 +126,11 @@ fn kings_can_capture<R: Rules>(kings: BitsOf<R>, opp: BitsOf<R>, empty: BitsOf<R
     let (dirs, n) = king_capture_dirs::<R>();
     dirs[..n].iter().any(|&d| {
         // Short-range kings capture only an adjacent piece.
-        let reach = if R::FLYING_KINGS { slide::<R>(kings, d, empty) | kings } else { kings };
+        let reach = if R::FLYING_KINGS {
+            slide::<R>(kings, d, empty) | kings
+        } else {
+            kings
+        };
         let hit = reach.shift(d) & opp;
         !(hit.shift(d) & empty).is_empty()
     })
@@ -171,9 +179,14 @@ impl<R: Rules> Captures<'_, R> {
             self.list.clear();
             self.best = rank;
         }
-        let mv = Move { captured, from: self.from, to: to as u8, promotes };
+        let mv = Move {
+            captured,
+            from: self.from,
+            to: to as u8,
+            promotes,
+        };
         // One capture has one path; duplicates need at least two captured pieces (D-A1).
-        if !self.keep && captured.count() >= 2 && self.list.iter().any(|m| *m == mv) {
+        if !self.keep && captured.count() >= 2 && self.list.contains(&mv) {
             return;
         }
         self.list.push(mv);
@@ -358,7 +371,12 @@ fn generate_side<R: Rules, const WHITE: bool>(
     for d in forward::<R, WHITE>() {
         for to in (men.shift(d) & empty).iter() {
             let from = (to as i32 - d) as u8;
-            list.push(Move { captured: BitsOf::<R>::EMPTY, from, to: to as u8, promotes: promo.has(to) });
+            list.push(Move {
+                captured: BitsOf::<R>::EMPTY,
+                from,
+                to: to as u8,
+                promotes: promo.has(to),
+            });
         }
     }
     let kings = own & pos.kings & !pos.restricted_king();
@@ -366,7 +384,12 @@ fn generate_side<R: Rules, const WHITE: bool>(
         for d in R::Board::DIAGONALS {
             let mut t = k as i32 + d;
             while has(empty, t) {
-                list.push(Move { captured: BitsOf::<R>::EMPTY, from: k as u8, to: t as u8, promotes: false });
+                list.push(Move {
+                    captured: BitsOf::<R>::EMPTY,
+                    from: k as u8,
+                    to: t as u8,
+                    promotes: false,
+                });
                 if !R::FLYING_KINGS {
                     break;
                 }

@@ -53,7 +53,10 @@ pub(super) fn parse_square<R: Rules>(s: &str) -> Option<u32> {
     if !file.is_ascii_lowercase() {
         return None;
     }
-    let rank: u32 = s[1..].parse().ok().filter(|r| (1..=R::Board::HEIGHT).contains(r))?;
+    let rank: u32 = s[1..]
+        .parse()
+        .ok()
+        .filter(|r| (1..=R::Board::HEIGHT).contains(r))?;
     if s[1..].starts_with('0') || s[1..].starts_with('+') {
         return None;
     }
@@ -126,10 +129,13 @@ impl<R: Rules> PathWalk<R> {
             let mut l = t + d;
             while self.on(self.empty, l) {
                 let land = l as u32;
-                let promo = if self.white { R::Board::TOP_ROW } else { R::Board::BOTTOM_ROW };
-                let crowned = !king
-                    && promo.has(land)
-                    && R::CAPTURE_PROMOTION == CapturePromotion::ContinuesAsKing;
+                let promo = if self.white {
+                    R::Board::TOP_ROW
+                } else {
+                    R::Board::BOTTOM_ROW
+                };
+                let crowned =
+                    !king && promo.has(land) && R::CAPTURE_PROMOTION == CapturePromotion::ContinuesAsKing;
                 self.path.push(land);
                 self.step(land, king || crowned, left & !BitsOf::<R>::bit(t as u32));
                 self.path.pop();
@@ -182,7 +188,10 @@ pub(super) fn format_move<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, sty
 /// order in some path, `None` when they fit no path.
 fn path_fit<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, mid: &[u32]) -> Option<bool> {
     let paths = capture_paths(pos, mv);
-    if paths.iter().any(|p| p.len() == mid.len() + 1 && p[..mid.len()] == *mid) {
+    if paths
+        .iter()
+        .any(|p| p.len() == mid.len() + 1 && p[..mid.len()] == *mid)
+    {
         return Some(true);
     }
     paths
@@ -210,7 +219,9 @@ pub(super) fn parse_move<R: Rules>(pos: &Draughts<R>, text: &str) -> Result<Move
         squares.push(sq);
     }
     if squares.len() < 2 {
-        return Err(MoveError::Syntax(format!("{t:?}: a move needs at least two squares")));
+        return Err(MoveError::Syntax(format!(
+            "{t:?}: a move needs at least two squares"
+        )));
     }
     let (from, to_short) = (squares[0], squares[1]);
     let last = *squares.last().expect("at least two");
@@ -226,7 +237,10 @@ pub(super) fn parse_move<R: Rules>(pos: &Draughts<R>, text: &str) -> Result<Move
             // Hub form: from, to, then every captured square in any order.
             let rest = &squares[2..];
             let hub = u32::from(mv.to) == to_short
-                && rest.iter().fold(BitsOf::<R>::EMPTY, |a, &c| a | BitsOf::<R>::bit(c)) == mv.captured
+                && rest
+                    .iter()
+                    .fold(BitsOf::<R>::EMPTY, |a, &c| a | BitsOf::<R>::bit(c))
+                    == mv.captured
                 && rest.len() == mv.captured.count() as usize;
             if hub {
                 Some(true)
@@ -255,7 +269,10 @@ pub(super) fn parse_move<R: Rules>(pos: &Draughts<R>, text: &str) -> Result<Move
         0 => Err(MoveError::Illegal(t.to_string())),
         _ => Err(MoveError::Ambiguous(
             t.to_string(),
-            found.iter().map(|m| format_move(pos, m, MoveStyle::Hub)).collect(),
+            found
+                .iter()
+                .map(|m| format_move(pos, m, MoveStyle::Hub))
+                .collect(),
         )),
     }
 }
