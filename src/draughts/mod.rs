@@ -158,7 +158,7 @@ impl<R: Rules> Draughts<R> {
 
     #[inline(always)]
     fn piece_key(side: usize, king: bool, bit: u32) -> u64 {
-        zobrist::PIECES[side + 2 * usize::from(king)][bit as usize]
+        zobrist::PIECES[(side + 2 * usize::from(king)) & 3][bit as usize & (zobrist::POSITIONS - 1)]
     }
 
     fn run_key(side: usize, run: KingRun) -> u64 {
@@ -184,7 +184,7 @@ impl<R: Rules> Draughts<R> {
     }
 
     /// The successor position (copy-make).
-    #[inline]
+    #[inline(always)]
     fn play_move(&self, mv: &Move<BitsOf<R>>) -> Self {
         let me = self.side.index();
         let them = 1 - me;
@@ -277,7 +277,7 @@ impl<R: Rules> Game for Draughts<R> {
     fn count_moves(&self, dup: Duplicates) -> u64 {
         movegen::count(self, dup)
     }
-    #[inline]
+    #[inline(always)]
     fn play(&self, mv: &Self::Move) -> Self {
         self.play_move(mv)
     }

@@ -170,7 +170,7 @@ impl<R: Rules> Captures<'_, R> {
 
     /// Records a complete sequence ending on `to`.
     #[inline]
-    fn record(&mut self, to: u32, captured: BitsOf<R>, promotes: bool) {
+    fn record(&mut self, to: BitsOf<R>, captured: BitsOf<R>, promotes: bool) {
         let rank = self.rank(captured);
         if rank < self.best {
             return;
@@ -182,7 +182,7 @@ impl<R: Rules> Captures<'_, R> {
         let mv = Move {
             captured,
             from: self.from,
-            to: to as u8,
+            to: to.lowest() as u8,
             promotes,
         };
         // One capture has one path; duplicates need at least two captured pieces (D-A1).
@@ -192,21 +192,21 @@ impl<R: Rules> Captures<'_, R> {
         self.list.push(mv);
     }
 
-    /// Continues a man's sequence from `sq` with `captured` taken so far.
-    fn man<const WHITE: bool>(&mut self, sq: u32, captured: BitsOf<R>) {
+    /// Continues a man's sequence from `sq` (a single-square set) with `captured` taken so far.
+    fn man<const WHITE: bool>(&mut self, sq: BitsOf<R>, captured: BitsOf<R>) {
         let (dirs, n) = man_capture_dirs::<R, WHITE>();
         let victims = self.opp & !captured;
         let mut found = false;
         for &d in &dirs[..n] {
-            let mid = sq as i32 + d;
-            let land = mid + d;
-            if !has(victims, mid) || !has(self.empty, land) {
+            // The layout turns every step off the board into a padding bit or nothing at all.
+            let mid = sq.shift(d) & victims;
+            let land = mid.shift(d) & self.empty;
+            if land.is_empty() {
                 continue;
             }
             found = true;
-            let taken = captured | at::<BitsOf<R>>(mid);
-            let land = land as u32;
-            if promotion_row::<R, WHITE>().has(land) {
+            let taken = captured | mid;
+            if !(land & promotion_row::<R, WHITE>()).is_empty() {
                 match R::CAPTURE_PROMOTION {
                     CapturePromotion::ContinuesAsKing => {
                         self.king(land, taken, true);
@@ -223,7 +223,7 @@ impl<R: Rules> Captures<'_, R> {
         }
         if !found && !captured.is_empty() {
             // FMJD 4.15: a man is crowned only when its move ends on the promotion row.
-            self.record(sq, captured, promotion_row::<R, WHITE>().has(sq));
+            self.record(sq, captured, !(sq & promotion_row::<R, WHITE>()).is_empty());
         }
     }
 
@@ -231,25 +231,27 @@ impl<R: Rules> Captures<'_, R> {
     /// the line (the next square only, for short-range kings) when it is an uncaptured enemy with
     /// an empty square behind it.
     #[inline(always)]
-    fn victim(&self, sq: u32, d: i32, captured: BitsOf<R>) -> Option<i32> {
-        let mut t = sq as i32 + d;
+    fn victim(&self, sq: BitsOf<R>, d: i32, captured: BitsOf<R>) -> BitsOf<R> {
+        let mut t = sq.shift(d);
         if R::FLYING_KINGS {
-            while has(self.empty, t) {
-                t += d;
+            while !(t & self.empty).is_empty() {
+                t = t.shift(d);
             }
         }
-        (has(self.opp & !captured, t) && has(self.empty, t + d)).then_some(t)
+        let t = t & self.opp & !captured;
+        if (t.shift(d) & self.empty).is_empty() { BitsOf::<R>::EMPTY } else { t }
     }
 
     /// Continues a king's sequence from `sq`, in every direction. `promotes` marks a man crowned
     /// during this capture (Russian).
-    fn king(&mut self, sq: u32, captured: BitsOf<R>, promotes: bool) {
+    fn king(&mut self, sq: BitsOf<R>, captured: BitsOf<R>, promotes: bool) {
         let (dirs, n) = king_capture_dirs::<R>();
         let mut found = false;
         for &d in &dirs[..n] {
-            if let Some(t) = self.victim(sq, d, captured) {
+            let t = self.victim(sq, d, captured);
+            if !t.is_empty() {
                 found = true;
-                self.king_jumped(t, d, captured | at::<BitsOf<R>>(t), promotes);
+                self.king_jumped(t, d, captured | t, promotes);
             }
         }
         if !found && !captured.is_empty() {
@@ -261,48 +263,45 @@ impl<R: Rules> Captures<'_, R> {
     /// it (FMJD 4.3), but if the capture can go on it must (FMJD 4.13, rules.md §3.3): by turning
     /// on one of those squares, or by going straight on to the next piece of the line. Going
     /// straight is one trajectory whichever square it passes, so it is explored once.
-    fn king_jumped(&mut self, t: i32, d: i32, captured: BitsOf<R>, promotes: bool) {
+    fn king_jumped(&mut self, t: BitsOf<R>, d: i32, captured: BitsOf<R>, promotes: bool) {
+        let first = t.shift(d);
         if !R::FLYING_KINGS {
-            self.king((t + d) as u32, captured, promotes);
+            self.king(first, captured, promotes);
             return;
         }
         let (dirs, n) = king_capture_dirs::<R>();
-        let first = t + d;
-        let mut last = first;
-        while has(self.empty, last + d) {
-            last += d;
-        }
         let mut found = false;
         let mut l = first;
-        loop {
+        let mut last = first;
+        while !(l & self.empty).is_empty() {
             for &d2 in &dirs[..n] {
                 // Back along -d lies the piece just captured, which still blocks (FMJD 4.11).
                 if d2 == d || d2 == -d {
                     continue;
                 }
-                if let Some(t2) = self.victim(l as u32, d2, captured) {
+                let t2 = self.victim(l, d2, captured);
+                if !t2.is_empty() {
                     found = true;
-                    self.king_jumped(t2, d2, captured | at::<BitsOf<R>>(t2), promotes);
+                    self.king_jumped(t2, d2, captured | t2, promotes);
                 }
             }
-            if l == last {
-                break;
-            }
-            l += d;
+            last = l;
+            l = l.shift(d);
         }
-        let next = last + d;
-        if has(self.opp & !captured, next) && has(self.empty, next + d) {
+        // Straight on: `l` is the first square after the run of empty squares.
+        let next = l & self.opp & !captured;
+        if !(next.shift(d) & self.empty).is_empty() {
             found = true;
-            self.king_jumped(next, d, captured | at::<BitsOf<R>>(next), promotes);
+            self.king_jumped(next, d, captured | next, promotes);
         }
         if !found {
             let mut l = first;
             loop {
-                self.record(l as u32, captured, promotes);
+                self.record(l, captured, promotes);
                 if l == last {
                     break;
                 }
-                l += d;
+                l = l.shift(d);
             }
         }
     }
@@ -340,7 +339,7 @@ fn captures<R: Rules, const WHITE: bool>(
         walk.from = sq as u8;
         walk.by_king = false;
         walk.empty = empty | BitsOf::<R>::bit(sq);
-        walk.man::<WHITE>(sq, BitsOf::<R>::EMPTY);
+        walk.man::<WHITE>(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY);
     }
     if ckings {
         for sq in kings.iter() {
@@ -348,7 +347,7 @@ fn captures<R: Rules, const WHITE: bool>(
             walk.by_king = true;
             // FMJD 4.8: the king's start square is empty during its own capture.
             walk.empty = empty | BitsOf::<R>::bit(sq);
-            walk.king(sq, BitsOf::<R>::EMPTY, false);
+            walk.king(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY, false);
         }
     }
 }
