@@ -169,6 +169,40 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won.
+    Win(Side),
+    /// Nobody won.
+    Draw,
+}
+
+/// What the recurrence of a position (same pieces, same rule state, same side to move) means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Repetition {
+    /// The `n`-th occurrence of a position is a draw (FMJD 6.1: 3).
+    Draw(u8),
+    /// The player whose move produces the `n`-th occurrence loses (MuchADo, D-M6: 3).
+    LossForMover(u8),
+    /// Repetition ends nothing in a real game (Frisian, D-F1); a search may still score it as a draw
+    /// to avoid endless cycles.
+    Ignored,
+}
+
+/// A rule option a game offers (Sixteen Soldiers' huffing, a switchable house draw rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    /// Option name, as protocols expose it (`huffing`).
+    pub name: &'static str,
+    /// The accepted values (`true`, `false`; or an enumeration).
+    pub values: &'static [&'static str],
+    /// The value a new position has.
+    pub default: &'static str,
+    /// One line for `--help` and protocol documentation.
+    pub help: &'static str,
+}
+
 /// A game position with its rules: what search, perft and the protocols are written against.
 ///
 /// Positions are small `Copy` values; [`Game::play`] returns the successor (copy-make), so
@@ -184,11 +218,12 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn start() -> Self;
     /// The player to move.
     fn side_to_move(&self) -> Side;
-    /// Appends the legal moves, capture precedence applied and duplicates merged.
+    /// Replaces the content of `list` with the legal moves, capture precedence applied and
+    /// duplicates merged.
     fn generate(&self, list: &mut MoveList<Self::Move>) {
         self.generate_with(Duplicates::Merge, list);
     }
-    /// Appends the legal moves with the given duplicate policy.
+    /// Replaces the content of `list` with the legal moves under the given duplicate policy.
     fn generate_with(&self, dup: Duplicates, list: &mut MoveList<Self::Move>);
     /// The number of legal moves under the given policy; may count without generating.
     fn count_moves(&self, dup: Duplicates) -> u64 {
@@ -229,4 +264,24 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
     /// Writes a legal move of this position.
     fn format_move(&self, mv: &Self::Move, style: MoveStyle) -> String;
+
+    /// The result when the game is over at this position by a rule the position alone decides: no
+    /// legal move, a counted draw rule, a goal reached. Repetition, which needs the history of the
+    /// game, is the caller's to detect with [`Game::repetition`] and [`Game::key`].
+    fn outcome(&self) -> Option<Outcome>;
+    /// The game's repetition rule (it may depend on the rule options of the position).
+    fn repetition(&self) -> Repetition;
+    /// The rule options this game offers.
+    fn options() -> &'static [RuleOption] {
+        &[]
+    }
+    /// Sets a rule option on this position (positions carry their options, so a copy made by
+    /// [`Game::play`] keeps them).
+    ///
+    /// # Errors
+    /// An unknown option name or a value the option does not accept.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(format!("unknown rule option {name:?}"))
+    }
 }

@@ -11,7 +11,9 @@ mod notation;
 pub mod rules;
 
 use crate::bits::Bits;
-use crate::game::{Duplicates, Game, MoveError, MoveList, MoveStyle, PositionError, Side};
+use crate::game::{
+    Duplicates, Game, MoveError, MoveList, MoveStyle, Outcome, PositionError, Repetition, Side,
+};
 use crate::zobrist;
 use geom::Geometry;
 use rules::Rules;
@@ -310,6 +312,13 @@ impl<R: Rules> Game for Draughts<R> {
     }
     fn format_move(&self, mv: &Self::Move, style: MoveStyle) -> String {
         notation::format_move(self, mv, style)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        // FMJD 6.1 / Frisian Art. 20: a player who cannot move (no pieces, or all blocked) loses.
+        (self.count_moves(Duplicates::Merge) == 0).then_some(Outcome::Win(self.side.opponent()))
+    }
+    fn repetition(&self) -> Repetition {
+        R::REPETITION
     }
 }
 

@@ -239,7 +239,11 @@ impl<R: Rules> Captures<'_, R> {
             }
         }
         let t = t & self.opp & !captured;
-        if (t.shift(d) & self.empty).is_empty() { BitsOf::<R>::EMPTY } else { t }
+        if (t.shift(d) & self.empty).is_empty() {
+            BitsOf::<R>::EMPTY
+        } else {
+            t
+        }
     }
 
     /// Continues a king's sequence from `sq`, in every direction. `promotes` marks a man crowned

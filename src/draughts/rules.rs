@@ -6,6 +6,7 @@
 //! reads the constants at compile time: `if R::FLYING_KINGS` costs nothing at run time.
 
 use super::geom::{Board8, Board10, Geometry};
+use crate::game::Repetition;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -66,6 +67,8 @@ pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
     const NOTATION: Notation = Notation::Numeric;
     /// Capture separator when writing moves (FMJD 8.2: `x`; Russian practice: `:`).
     const CAPTURE_SEPARATOR: char = 'x';
+    /// What a repeated position means (FMJD 6.1: the third occurrence is a draw).
+    const REPETITION: Repetition = Repetition::Draw(3);
 }
 
 /// International draughts, FMJD rules of November 2015 (rules.md §5).
@@ -135,6 +138,8 @@ impl Rules for FrisianRules {
     const PRECEDENCE: Precedence = Precedence::FrisianValue;
     // Art. 17: at most three consecutive non-capturing moves with the same king.
     const KING_MOVE_LIMIT: u8 = 3;
+    // D-F1: the official rules have no repetition rule.
+    const REPETITION: Repetition = Repetition::Ignored;
 }
 
 /// Frysk!: Frisian rules with five men each on the back row (rules.md §2.9; lidraughts `Frysk.scala`).
@@ -147,4 +152,5 @@ impl Rules for FryskRules {
     const ORTHOGONAL_CAPTURES: bool = FrisianRules::ORTHOGONAL_CAPTURES;
     const PRECEDENCE: Precedence = FrisianRules::PRECEDENCE;
     const KING_MOVE_LIMIT: u8 = FrisianRules::KING_MOVE_LIMIT;
+    const REPETITION: Repetition = FrisianRules::REPETITION;
 }
