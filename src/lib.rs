@@ -13,6 +13,7 @@
 pub mod bits;
 pub mod draughts;
 pub mod game;
+pub mod games;
 pub mod perft;
 pub mod variant;
 pub mod zobrist;

@@ -18,17 +18,47 @@ pub enum Variant {
     Frisian,
     /// Frysk!: Frisian with five men a side.
     Frysk,
+    /// Italian draughts, 8x8 mirrored.
+    Italian,
+    /// Spanish draughts, 8x8 mirrored.
+    Spanish,
+    /// Portuguese draughts, 8x8 mirrored.
+    Portuguese,
+    /// Czech draughts, 8x8.
+    Czech,
+    /// American pool checkers, 8x8.
+    Pool,
+    /// Thai draughts (Mak-hot), 8x8, eight men a side.
+    Thai,
+    /// Canadian draughts, 12x12.
+    Canadian,
+    /// Killer draughts: international with the halt rule.
+    Killer,
+    /// Breakthrough: international, the first king wins.
+    Breakthrough,
+    /// Antidraughts: international, a player who cannot move wins.
+    Antidraughts,
 }
 
 impl Variant {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 16] = [
         Variant::International,
         Variant::Russian,
         Variant::Brazilian,
         Variant::English,
         Variant::Frisian,
         Variant::Frysk,
+        Variant::Italian,
+        Variant::Spanish,
+        Variant::Portuguese,
+        Variant::Czech,
+        Variant::Pool,
+        Variant::Thai,
+        Variant::Canadian,
+        Variant::Killer,
+        Variant::Breakthrough,
+        Variant::Antidraughts,
     ];
 
     /// The canonical name.
@@ -40,6 +70,16 @@ impl Variant {
             Variant::English => "english",
             Variant::Frisian => "frisian",
             Variant::Frysk => "frysk",
+            Variant::Italian => "italian",
+            Variant::Spanish => "spanish",
+            Variant::Portuguese => "portuguese",
+            Variant::Czech => "czech",
+            Variant::Pool => "pool",
+            Variant::Thai => "thai",
+            Variant::Canadian => "canadian",
+            Variant::Killer => "killer",
+            Variant::Breakthrough => "breakthrough",
+            Variant::Antidraughts => "antidraughts",
         }
     }
 
@@ -52,6 +92,16 @@ impl Variant {
             Variant::English => &["checkers", "american"],
             Variant::Frisian => &[],
             Variant::Frysk => &["frysk!"],
+            Variant::Italian => &["dama"],
+            Variant::Spanish => &[],
+            Variant::Portuguese => &[],
+            Variant::Czech => &[],
+            Variant::Pool => &["american-pool", "pool-checkers"],
+            Variant::Thai => &["mak-hot", "makhot"],
+            Variant::Canadian => &["12x12"],
+            Variant::Killer => &[],
+            Variant::Breakthrough => &["bt"],
+            Variant::Antidraughts => &["losing", "giveaway"],
         }
     }
 }
@@ -122,6 +172,46 @@ macro_rules! with_variant {
                 type $g = $crate::draughts::Frysk;
                 $body
             }
+            $crate::variant::Variant::Italian => {
+                type $g = $crate::draughts::Italian;
+                $body
+            }
+            $crate::variant::Variant::Spanish => {
+                type $g = $crate::draughts::Spanish;
+                $body
+            }
+            $crate::variant::Variant::Portuguese => {
+                type $g = $crate::draughts::Portuguese;
+                $body
+            }
+            $crate::variant::Variant::Czech => {
+                type $g = $crate::draughts::Czech;
+                $body
+            }
+            $crate::variant::Variant::Pool => {
+                type $g = $crate::draughts::Pool;
+                $body
+            }
+            $crate::variant::Variant::Thai => {
+                type $g = $crate::draughts::Thai;
+                $body
+            }
+            $crate::variant::Variant::Canadian => {
+                type $g = $crate::draughts::Canadian;
+                $body
+            }
+            $crate::variant::Variant::Killer => {
+                type $g = $crate::draughts::Killer;
+                $body
+            }
+            $crate::variant::Variant::Breakthrough => {
+                type $g = $crate::draughts::Breakthrough;
+                $body
+            }
+            $crate::variant::Variant::Antidraughts => {
+                type $g = $crate::draughts::Antidraughts;
+                $body
+            }
         }
     };
 }
@@ -141,6 +231,8 @@ mod tests {
         assert_eq!("Normal".parse::<Variant>(), Ok(Variant::International));
         assert_eq!("shashki".parse::<Variant>(), Ok(Variant::Russian));
         assert_eq!("checkers".parse::<Variant>(), Ok(Variant::English));
+        assert_eq!("bt".parse::<Variant>(), Ok(Variant::Breakthrough));
+        assert_eq!("losing".parse::<Variant>(), Ok(Variant::Antidraughts));
         assert!("chess".parse::<Variant>().is_err());
     }
 }

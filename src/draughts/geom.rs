@@ -41,6 +41,10 @@ pub trait Geometry: 'static + Send + Sync {
     const SQUARE_TO_BIT: &'static [u8];
     /// Square number - 1 of each bit index, `u8::MAX` for padding.
     const BIT_TO_SQUARE: &'static [u8];
+    /// The board is shown mirrored: a light square in each player's lower left corner (Italian,
+    /// Spanish). The layout is then the mirror image of the standard one; rules are symmetric, so
+    /// only coordinates and numbering change.
+    const MIRRORED: bool = false;
 
     /// Squares a row.
     const HALF: i32 = (Self::WIDTH / 2) as i32;
@@ -98,7 +102,8 @@ pub trait Geometry: 'static + Send + Sync {
         if col >= Self::WIDTH || row >= Self::HEIGHT {
             return None;
         }
-        let dark_col_parity = if (row + Self::HEIGHT) % 2 == 0 { 1 } else { 0 };
+        let odd = ((row + Self::HEIGHT) % 2 == 0) != Self::MIRRORED;
+        let dark_col_parity = if odd { 1 } else { 0 };
         if col % 2 != dark_col_parity {
             return None;
         }
@@ -112,7 +117,7 @@ const fn layout_bit(half: u32, r: u32, k: u32) -> u32 {
 }
 
 macro_rules! diagonal_board {
-    ($(#[$doc:meta])* $name:ident, $w:expr, $h:expr, $bits:ty) => {
+    ($(#[$doc:meta])* $name:ident, $w:expr, $h:expr, $bits:ty, $mirrored:expr) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -126,6 +131,8 @@ macro_rules! diagonal_board {
                 while i < Self::N {
                     let r = i as u32 / ($w / 2);
                     let k = i as u32 % ($w / 2);
+                    // Mirrored boards number each row from the other end of the layout.
+                    let k = if $mirrored { $w / 2 - 1 - k } else { k };
                     t[i] = layout_bit($w / 2, r, k) as u8;
                     i += 1;
                 }
@@ -161,6 +168,7 @@ macro_rules! diagonal_board {
             const BOTTOM_ROW: $bits = Self::mask_rows($h - 1, $h);
             const SQUARE_TO_BIT: &'static [u8] = &Self::SQ_TABLE;
             const BIT_TO_SQUARE: &'static [u8] = &Self::BIT_TABLE;
+            const MIRRORED: bool = $mirrored;
         }
     };
 }
@@ -170,14 +178,32 @@ diagonal_board!(
     Board8,
     8,
     8,
-    u64
+    u64,
+    false
+);
+diagonal_board!(
+    /// The 8x8 board shown mirrored (Italian, Spanish, Portuguese): 1 = a8 .. 32 = h1.
+    Board8Mirrored,
+    8,
+    8,
+    u64,
+    true
 );
 diagonal_board!(
     /// The 10x10 board: 50 squares in 63 bits.
     Board10,
     10,
     10,
-    u64
+    u64,
+    false
+);
+diagonal_board!(
+    /// The 12x12 board: 72 squares in 88 bits, so a 128-bit set; 8x8 and 10x10 keep 64 bits.
+    Board12,
+    12,
+    12,
+    u128,
+    false
 );
 
 #[cfg(test)]
@@ -203,13 +229,15 @@ mod tests {
             (G::LEFT, -2, 0),
             (G::RIGHT, 2, 0),
         ];
+        // On a mirrored board the layout's left is the board's right.
+        let flip = if G::MIRRORED { -1 } else { 1 };
         for n in 1..=G::SQUARES {
             let b = G::bit_of(n).unwrap();
             assert_eq!(G::number_of(b), Some(n));
             let (c, r) = G::coords(b);
             assert_eq!(G::at(c, r), Some(b));
             for &(d, dc, dr) in &dirs {
-                let (tc, tr) = (c as i32 + dc, r as i32 + dr);
+                let (tc, tr) = (c as i32 + flip * dc, r as i32 + dr);
                 let inside = (0..G::WIDTH as i32).contains(&tc) && (0..G::HEIGHT as i32).contains(&tr);
                 match step::<G>(b, d) {
                     Some(t) => {
@@ -233,6 +261,16 @@ mod tests {
         assert_eq!(Board10::coords(Board10::bit_of(6).unwrap()), (0, 1));
         assert_eq!(Board10::coords(Board10::bit_of(46).unwrap()), (0, 9));
         assert_eq!(Board10::coords(Board10::bit_of(50).unwrap()), (8, 9));
+    }
+
+    #[test]
+    fn board8_mirrored_and_board12_steps_are_constant_shifts() {
+        check_steps::<Board8Mirrored>();
+        // rules.md §7.1, FID: 1 = a8, 4 = g8, 5 = b7, 29 = b1, 32 = h1.
+        let c = |n| Board8Mirrored::coords(Board8Mirrored::bit_of(n).unwrap());
+        assert_eq!((c(1), c(4), c(5), c(29), c(32)), ((0, 0), (6, 0), (1, 1), (1, 7), (7, 7)));
+        check_steps::<Board12>();
+        assert_eq!(Board12::VALID.count(), 72);
     }
 
     #[test]

@@ -314,8 +314,23 @@ impl<R: Rules> Game for Draughts<R> {
         notation::format_move(self, mv, style)
     }
     fn outcome(&self) -> Option<Outcome> {
-        // FMJD 6.1 / Frisian Art. 20: a player who cannot move (no pieces, or all blocked) loses.
-        (self.count_moves(Duplicates::Merge) == 0).then_some(Outcome::Win(self.side.opponent()))
+        if R::GOAL == rules::Goal::FirstKing {
+            // Breakthrough: the first king wins; only the player who just moved can have made one.
+            let mover = self.side.opponent();
+            if !(self.pieces[mover.index()] & self.kings).is_empty() {
+                return Some(Outcome::Win(mover));
+            }
+        }
+        if self.count_moves(Duplicates::Merge) > 0 {
+            return None;
+        }
+        // FMJD 6.1 / Frisian Art. 20: a player who cannot move (no pieces, or all blocked) loses;
+        // in Antidraughts he wins.
+        Some(if R::GOAL == rules::Goal::NoMoveWins {
+            Outcome::Win(self.side)
+        } else {
+            Outcome::Win(self.side.opponent())
+        })
     }
     fn repetition(&self) -> Repetition {
         R::REPETITION
@@ -334,3 +349,23 @@ pub type English = Draughts<rules::EnglishRules>;
 pub type Frisian = Draughts<rules::FrisianRules>;
 /// Frysk!
 pub type Frysk = Draughts<rules::FryskRules>;
+/// Italian draughts.
+pub type Italian = Draughts<rules::ItalianRules>;
+/// Spanish draughts.
+pub type Spanish = Draughts<rules::SpanishRules>;
+/// Portuguese draughts.
+pub type Portuguese = Draughts<rules::PortugueseRules>;
+/// Czech draughts.
+pub type Czech = Draughts<rules::CzechRules>;
+/// American pool checkers.
+pub type Pool = Draughts<rules::PoolRules>;
+/// Thai draughts.
+pub type Thai = Draughts<rules::ThaiRules>;
+/// Canadian draughts.
+pub type Canadian = Draughts<rules::CanadianRules>;
+/// Killer draughts.
+pub type Killer = Draughts<rules::KillerRules>;
+/// Breakthrough draughts.
+pub type Breakthrough = Draughts<rules::BreakthroughRules>;
+/// Antidraughts.
+pub type Antidraughts = Draughts<rules::AntidraughtsRules>;

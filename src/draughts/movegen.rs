@@ -148,6 +148,8 @@ struct Captures<'a, R: Rules> {
     by_king: bool,
     best: u32,
     keep: bool,
+    /// Jump number of the first king captured in the current sequence, 0 if none (Italian).
+    first_king: u32,
 }
 
 impl<R: Rules> Captures<'_, R> {
@@ -165,7 +167,36 @@ impl<R: Rules> Captures<'_, R> {
                 let men = captured.count() - kings;
                 (((men + 2 * kings) * 50 - kings) << 1) | u32::from(self.by_king)
             }
+            Precedence::QuantityThenKings => (captured.count() << 8) | (captured & self.opp_kings).count(),
+            // FID: pieces, then capturing with a king, then kings captured, then the earliest king
+            // (a smaller jump number ranks higher; 0 = no king).
+            Precedence::Italian => {
+                let earliest = if self.first_king == 0 { 0 } else { 64 - self.first_king };
+                (captured.count() << 16)
+                    | (u32::from(self.by_king) << 15)
+                    | ((captured & self.opp_kings).count() << 8)
+                    | earliest
+            }
+            Precedence::KingFirst => u32::from(self.by_king),
         }
+    }
+
+    /// Squares a capturing piece may pass and land on: with immediate removal (Thai) the pieces
+    /// already captured have left the board.
+    #[inline(always)]
+    fn free(&self, captured: BitsOf<R>) -> BitsOf<R> {
+        if R::IMMEDIATE_REMOVAL { self.empty | captured } else { self.empty }
+    }
+
+    /// Notes the jump number of the first king captured (Italian precedence); returns the value
+    /// to restore when the walk backs up.
+    #[inline(always)]
+    fn note_king(&mut self, taken: BitsOf<R>, victim: BitsOf<R>) -> u32 {
+        let saved = self.first_king;
+        if R::PRECEDENCE == Precedence::Italian && saved == 0 && !(victim & self.opp_kings).is_empty() {
+            self.first_king = taken.count();
+        }
+        saved
     }
 
     /// Records a complete sequence ending on `to`.
@@ -195,31 +226,39 @@ impl<R: Rules> Captures<'_, R> {
     /// Continues a man's sequence from `sq` (a single-square set) with `captured` taken so far.
     fn man<const WHITE: bool>(&mut self, sq: BitsOf<R>, captured: BitsOf<R>) {
         let (dirs, n) = man_capture_dirs::<R, WHITE>();
-        let victims = self.opp & !captured;
+        let mut victims = self.opp & !captured;
+        if !R::MEN_CAPTURE_KINGS {
+            victims &= !self.opp_kings;
+        }
+        let free = self.free(captured);
         let mut found = false;
         for &d in &dirs[..n] {
             // The layout turns every step off the board into a padding bit or nothing at all.
             let mid = sq.shift(d) & victims;
-            let land = mid.shift(d) & self.empty;
+            let land = mid.shift(d) & free;
             if land.is_empty() {
                 continue;
             }
             found = true;
             let taken = captured | mid;
+            let saved = self.note_king(taken, mid);
             if !(land & promotion_row::<R, WHITE>()).is_empty() {
                 match R::CAPTURE_PROMOTION {
                     CapturePromotion::ContinuesAsKing => {
                         self.king(land, taken, true);
+                        self.first_king = saved;
                         continue;
                     }
                     CapturePromotion::EndsMove => {
                         self.record(land, taken, true);
+                        self.first_king = saved;
                         continue;
                     }
                     CapturePromotion::Stays => {}
                 }
             }
             self.man::<WHITE>(land, taken);
+            self.first_king = saved;
         }
         if !found && !captured.is_empty() {
             // FMJD 4.15: a man is crowned only when its move ends on the promotion row.
@@ -255,7 +294,9 @@ impl<R: Rules> Captures<'_, R> {
             let t = self.victim(sq, d, captured);
             if !t.is_empty() {
                 found = true;
+                let saved = self.note_king(captured | t, t);
                 self.king_jumped(t, d, captured | t, promotes);
+                self.first_king = saved;
             }
         }
         if !found && !captured.is_empty() {
@@ -274,31 +315,44 @@ impl<R: Rules> Captures<'_, R> {
             return;
         }
         let (dirs, n) = king_capture_dirs::<R>();
+        let free = self.free(captured);
         let mut found = false;
         let mut l = first;
-        let mut last = first;
-        while !(l & self.empty).is_empty() {
+        let mut last;
+        loop {
             for &d2 in &dirs[..n] {
-                // Back along -d lies the piece just captured, which still blocks (FMJD 4.11).
+                // Back along -d lies the piece just captured: it still blocks (FMJD 4.11), or it
+                // is gone and turning back is not allowed (Thai, Turkish).
                 if d2 == d || d2 == -d {
                     continue;
                 }
                 let t2 = self.victim(l, d2, captured);
                 if !t2.is_empty() {
                     found = true;
+                    let saved = self.note_king(captured | t2, t2);
                     self.king_jumped(t2, d2, captured | t2, promotes);
+                    self.first_king = saved;
                 }
             }
             last = l;
             l = l.shift(d);
+            if R::KING_LANDS_BEHIND || (l & free).is_empty() {
+                break;
+            }
         }
-        // Straight on: `l` is the first square after the run of empty squares.
-        let next = l & self.opp & !captured;
-        if !(next.shift(d) & self.empty).is_empty() {
+        // Straight on, from the furthest landing square.
+        let next = self.victim(last, d, captured);
+        if !next.is_empty() {
             found = true;
+            let saved = self.note_king(captured | next, next);
             self.king_jumped(next, d, captured | next, promotes);
+            self.first_king = saved;
         }
         if !found {
+            // Killer draughts: a king whose last captured piece is a king halts right behind it.
+            if R::HALT_BEHIND_KING && !(t & self.opp_kings).is_empty() {
+                last = first;
+            }
             let mut l = first;
             loop {
                 self.record(l, captured, promotes);
@@ -324,7 +378,8 @@ fn captures<R: Rules, const WHITE: bool>(
     let empty = pos.empty();
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    let cmen = capturing_men::<R, WHITE>(men, opp, empty);
+    let man_victims = if R::MEN_CAPTURE_KINGS { opp } else { opp & !pos.kings };
+    let cmen = capturing_men::<R, WHITE>(men, man_victims, empty);
     let ckings = kings_can_capture::<R>(kings, opp, empty);
     if cmen.is_empty() && !ckings {
         return;
@@ -338,6 +393,7 @@ fn captures<R: Rules, const WHITE: bool>(
         by_king: false,
         best: 0,
         keep: dup == Duplicates::Keep,
+        first_king: 0,
     };
     for sq in cmen.iter() {
         walk.from = sq as u8;
@@ -409,7 +465,9 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -
     let empty = pos.empty();
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    if !capturing_men::<R, WHITE>(men, opp, empty).is_empty() || kings_can_capture::<R>(kings, opp, empty) {
+    let man_victims = if R::MEN_CAPTURE_KINGS { opp } else { opp & !pos.kings };
+    if !capturing_men::<R, WHITE>(men, man_victims, empty).is_empty() || kings_can_capture::<R>(kings, opp, empty)
+    {
         let mut list = MoveList::new();
         captures::<R, WHITE>(pos, dup, &mut list);
         if !list.is_empty() {

@@ -5,7 +5,7 @@
 //! §5), so a variant states only what differs (the approach of dctl's rule traits). The generator
 //! reads the constants at compile time: `if R::FLYING_KINGS` costs nothing at run time.
 
-use super::geom::{Board8, Board10, Geometry};
+use super::geom::{Board8, Board8Mirrored, Board10, Board12, Geometry};
 use crate::game::Repetition;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -20,6 +20,13 @@ pub enum Precedence {
     /// The sequence of highest value, a king worth less than two men and more than one; on equal
     /// value a capture with a king goes first (Frisian Art. 11-12).
     FrisianValue,
+    /// The most pieces, then the most kings among them (Spanish and Portuguese rules).
+    QuantityThenKings,
+    /// The most pieces; then a capture with a king; then the most kings; then the sequence that
+    /// meets a king earliest (FID RegTec art. 6, Italian).
+    Italian,
+    /// When a king can capture, a king must capture; otherwise free choice (Czech rules).
+    KingFirst,
 }
 
 /// What happens when a man reaches its promotion row in the middle of a capture.
@@ -31,6 +38,17 @@ pub enum CapturePromotion {
     ContinuesAsKing,
     /// It becomes a king and the move ends there (English checkers).
     EndsMove,
+}
+
+/// How a game is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A player who cannot move (no pieces left, or all blocked) loses (FMJD 6.1).
+    Standard,
+    /// The first player to crown a king wins (Breakthrough).
+    FirstKing,
+    /// A player who cannot move wins (Antidraughts).
+    NoMoveWins,
 }
 
 /// How squares are written in move notation.
@@ -54,6 +72,15 @@ pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
     const FLYING_KINGS: bool = true;
     /// Men capture backwards as well as forwards (FMJD 4.2).
     const MEN_CAPTURE_BACKWARD: bool = true;
+    /// Men may capture kings (Italian rules forbid it).
+    const MEN_CAPTURE_KINGS: bool = true;
+    /// Captured pieces leave the board as they are jumped, instead of after the move (FMJD 4.11);
+    /// a sequence then never turns back 180 degrees (Thai, Turkish).
+    const IMMEDIATE_REMOVAL: bool = false;
+    /// A capturing king lands on the square right behind the captured piece (Thai).
+    const KING_LANDS_BEHIND: bool = false;
+    /// When the last piece a king captures is a king, it halts right behind it (Killer draughts).
+    const HALT_BEHIND_KING: bool = false;
     /// Captures also run along the orthogonal lines of dark squares (Frisian Art. 7).
     const ORTHOGONAL_CAPTURES: bool = false;
     /// A man reaching the promotion row during a capture (FMJD 4.15).
@@ -69,6 +96,8 @@ pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
     const CAPTURE_SEPARATOR: char = 'x';
     /// What a repeated position means (FMJD 6.1: the third occurrence is a draw).
     const REPETITION: Repetition = Repetition::Draw(3);
+    /// How the game is won.
+    const GOAL: Goal = Goal::Standard;
 }
 
 /// International draughts, FMJD rules of November 2015 (rules.md §5).
@@ -153,4 +182,143 @@ impl Rules for FryskRules {
     const PRECEDENCE: Precedence = FrisianRules::PRECEDENCE;
     const KING_MOVE_LIMIT: u8 = FrisianRules::KING_MOVE_LIMIT;
     const REPETITION: Repetition = FrisianRules::REPETITION;
+}
+
+/// Italian draughts, FID rules (RegTec 2008 art. 5-10, via dctl `italian.hpp`; rules.md §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ItalianRules;
+impl Rules for ItalianRules {
+    // The board shows a light square at each player's lower left; FID numbering 1 = a8 .. 32 = h1.
+    type Board = Board8Mirrored;
+    const NAME: &'static str = "italian";
+    const START: &'static str = "W:W21-32:B1-12";
+    // Kings move and capture one square at a time.
+    const FLYING_KINGS: bool = false;
+    // Men capture forwards only, and never a king.
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    const MEN_CAPTURE_KINGS: bool = false;
+    // Most pieces, then with a king, then most kings, then the earliest king.
+    const PRECEDENCE: Precedence = Precedence::Italian;
+    // A man reaching the last row is crowned and the move ends.
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;
+    // D-A2: fourfold repetition, as dctl encodes FID RegTec 9.3 b1.
+    const REPETITION: Repetition = Repetition::Draw(4);
+}
+
+/// Spanish draughts (rules.md §6; dctl `spanish.hpp`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SpanishRules;
+impl Rules for SpanishRules {
+    // Mirrored board: a dark square at each player's near right.
+    type Board = Board8Mirrored;
+    const NAME: &'static str = "spanish";
+    const START: &'static str = "W:W21-32:B1-12";
+    // Men capture forwards only; flying kings.
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    // The most pieces, then the most kings.
+    const PRECEDENCE: Precedence = Precedence::QuantityThenKings;
+}
+
+/// Portuguese draughts (damas clássicas): the Spanish rules (rules.md §6, PDN GameType 28).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PortugueseRules;
+impl Rules for PortugueseRules {
+    type Board = Board8Mirrored;
+    const NAME: &'static str = "portuguese";
+    const START: &'static str = SpanishRules::START;
+    const MEN_CAPTURE_BACKWARD: bool = SpanishRules::MEN_CAPTURE_BACKWARD;
+    const PRECEDENCE: Precedence = SpanishRules::PRECEDENCE;
+}
+
+/// Czech draughts (rules.md §6; dctl `czech.hpp`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CzechRules;
+impl Rules for CzechRules {
+    type Board = Board8;
+    const NAME: &'static str = "czech";
+    const START: &'static str = "W:W21-32:B1-12";
+    // Men capture forwards only; flying kings.
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    // A king capture goes first when a king can capture; otherwise free choice.
+    const PRECEDENCE: Precedence = Precedence::KingFirst;
+    const NOTATION: Notation = Notation::Algebraic;
+    const CAPTURE_SEPARATOR: char = ':';
+}
+
+/// American pool checkers (APCA rules via dctl `pool.hpp`; rules.md §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PoolRules;
+impl Rules for PoolRules {
+    type Board = Board8;
+    const NAME: &'static str = "pool";
+    // Black (on 1-12) moves first (PDN GameType 23,B).
+    const START: &'static str = "B:W21-32:B1-12";
+    // Men capture backwards, kings fly, free choice; a man is crowned only when it ends on the
+    // last row (CapturePromotion::Stays, the default).
+    const PRECEDENCE: Precedence = Precedence::Free;
+}
+
+/// Thai draughts, Mak-hot (rules.md §6; dctl `thai.hpp`, mindsports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ThaiRules;
+impl Rules for ThaiRules {
+    type Board = Board8;
+    const NAME: &'static str = "thai";
+    // Eight men a side on the two rows nearest each player (mindsports, Wikipedia "Mak-hot");
+    // Black moves first (PDN GameType 31,B).
+    const START: &'static str = "B:W25-32:B1-8";
+    // Men capture forwards only; free choice among sequences.
+    const MEN_CAPTURE_BACKWARD: bool = false;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    // Captured pieces are removed as they are jumped (dctl `is_passing_capture`), and a sequence
+    // goes on only straight or at a right angle.
+    const IMMEDIATE_REMOVAL: bool = true;
+    // A flying king lands on the square right behind the piece it captures.
+    const KING_LANDS_BEHIND: bool = true;
+    // A man reaching the last row during a capture stops there and is crowned.
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;
+    // PDN GameType 31: captures are written with `-`.
+    const CAPTURE_SEPARATOR: char = '-';
+}
+
+/// Canadian draughts: the international rules on 12x12 with 30 men a side (rules.md §6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CanadianRules;
+impl Rules for CanadianRules {
+    type Board = Board12;
+    const NAME: &'static str = "canadian";
+    const START: &'static str = "W:W43-72:B1-30";
+}
+
+/// Killer draughts: international rules plus the halt rule (mindsports, dctl `killer.hpp`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KillerRules;
+impl Rules for KillerRules {
+    type Board = Board10;
+    const NAME: &'static str = "killer";
+    const START: &'static str = InternationalRules::START;
+    // A king whose last captured piece is a king lands right behind it.
+    const HALT_BEHIND_KING: bool = true;
+}
+
+/// Breakthrough: international rules; the first player to crown a king wins (lidraughts
+/// `Breakthrough.scala`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BreakthroughRules;
+impl Rules for BreakthroughRules {
+    type Board = Board10;
+    const NAME: &'static str = "breakthrough";
+    const START: &'static str = InternationalRules::START;
+    const GOAL: Goal = Goal::FirstKing;
+}
+
+/// Antidraughts: international rules; a player who cannot move wins (lidraughts
+/// `Antidraughts.scala`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AntidraughtsRules;
+impl Rules for AntidraughtsRules {
+    type Board = Board10;
+    const NAME: &'static str = "antidraughts";
+    const START: &'static str = InternationalRules::START;
+    const GOAL: Goal = Goal::NoMoveWins;
 }
