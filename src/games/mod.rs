@@ -13,10 +13,10 @@
 //! never import search or protocol code.
 
 pub mod graph;
-//pub mod muchado;
+pub mod muchado;
 pub mod sixteen;
 
-//pub use muchado::MuchAdo;
+pub use muchado::MuchAdo;
 pub use sixteen::Sixteen;
 
 use crate::game::{MoveError, PositionError, Side};
