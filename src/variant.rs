@@ -38,11 +38,15 @@ pub enum Variant {
     Breakthrough,
     /// Antidraughts: international, a player who cannot move wins.
     Antidraughts,
+    /// Sixteen Soldiers (Sholo Guti) on the 37-point alquerque board with triangles.
+    SixteenSoldiers,
+    /// MuchADo on the hexagonal board of side 4.
+    MuchAdo,
 }
 
 impl Variant {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [Variant; 16] = [
+    pub const ALL: [Variant; 18] = [
         Variant::International,
         Variant::Russian,
         Variant::Brazilian,
@@ -59,6 +63,8 @@ impl Variant {
         Variant::Killer,
         Variant::Breakthrough,
         Variant::Antidraughts,
+        Variant::SixteenSoldiers,
+        Variant::MuchAdo,
     ];
 
     /// The canonical name.
@@ -80,6 +86,8 @@ impl Variant {
             Variant::Killer => "killer",
             Variant::Breakthrough => "breakthrough",
             Variant::Antidraughts => "antidraughts",
+            Variant::SixteenSoldiers => "sixteen-soldiers",
+            Variant::MuchAdo => "muchado",
         }
     }
 
@@ -102,6 +110,8 @@ impl Variant {
             Variant::Killer => &[],
             Variant::Breakthrough => &["bt"],
             Variant::Antidraughts => &["losing", "giveaway"],
+            Variant::SixteenSoldiers => &["sixteen", "sholo-guti"],
+            Variant::MuchAdo => &["much-ado"],
         }
     }
 }
@@ -210,6 +220,14 @@ macro_rules! with_variant {
             }
             $crate::variant::Variant::Antidraughts => {
                 type $g = $crate::draughts::Antidraughts;
+                $body
+            }
+            $crate::variant::Variant::SixteenSoldiers => {
+                type $g = $crate::games::Sixteen;
+                $body
+            }
+            $crate::variant::Variant::MuchAdo => {
+                type $g = $crate::games::MuchAdo;
                 $body
             }
         }
