@@ -12,9 +12,11 @@ use tempo::with_variant;
 /// Perft depth per variant: about 0.02-0.1 s an iteration.
 fn depth(v: Variant) -> u32 {
     match v {
-        Variant::International | Variant::Frisian => 7,
-        Variant::Frysk => 6,
-        Variant::Russian | Variant::Brazilian | Variant::English => 8,
+        Variant::International | Variant::Frisian | Variant::Killer => 7,
+        Variant::Breakthrough | Variant::Antidraughts => 7,
+        Variant::Frysk | Variant::Canadian => 6,
+        Variant::Thai => 9,
+        _ => 8,
     }
 }
 

@@ -58,7 +58,13 @@ fn rows() -> Vec<Row> {
             if let Some(n) = f.get(col).filter(|s| !s.is_empty()) {
                 for &variant in &variants {
                     let fen = f[1].to_string();
-                    rows.push(Row { variant, fen, depth, dup, nodes: n.parse().unwrap() });
+                    rows.push(Row {
+                        variant,
+                        fen,
+                        depth,
+                        dup,
+                        nodes: n.parse().unwrap(),
+                    });
                 }
             }
         }
@@ -115,7 +121,10 @@ fn perft_matches_published_counts() {
     assert!(ran >= 15 * 2 * 6, "only {ran} rows checked");
     for v in Variant::ALL {
         if v != Variant::Frysk {
-            assert!(rows().iter().any(|r| r.variant == v), "no published counts for {v}");
+            assert!(
+                rows().iter().any(|r| r.variant == v),
+                "no published counts for {v}"
+            );
         }
     }
 }

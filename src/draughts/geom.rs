@@ -88,12 +88,10 @@ pub trait Geometry: 'static + Send + Sync {
         let half = Self::WIDTH / 2;
         let row = n / half;
         let k = n % half;
-        // a1 is dark (FMJD 2.4): the bottom row starts at column 0, the row above it at column 1.
-        let col = if (row + Self::HEIGHT) % 2 == 0 {
-            2 * k + 1
-        } else {
-            2 * k
-        };
+        // a1 is dark (FMJD 2.4): the bottom row starts at column 0, the row above it at column 1;
+        // on a mirrored board the other way round.
+        let odd = ((row + Self::HEIGHT) % 2 == 0) != Self::MIRRORED;
+        let col = if odd { 2 * k + 1 } else { 2 * k };
         (col, row)
     }
 
@@ -268,7 +266,10 @@ mod tests {
         check_steps::<Board8Mirrored>();
         // rules.md §7.1, FID: 1 = a8, 4 = g8, 5 = b7, 29 = b1, 32 = h1.
         let c = |n| Board8Mirrored::coords(Board8Mirrored::bit_of(n).unwrap());
-        assert_eq!((c(1), c(4), c(5), c(29), c(32)), ((0, 0), (6, 0), (1, 1), (1, 7), (7, 7)));
+        assert_eq!(
+            (c(1), c(4), c(5), c(29), c(32)),
+            ((0, 0), (6, 0), (1, 1), (1, 7), (7, 7))
+        );
         check_steps::<Board12>();
         assert_eq!(Board12::VALID.count(), 72);
     }

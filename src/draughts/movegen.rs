@@ -171,7 +171,11 @@ impl<R: Rules> Captures<'_, R> {
             // FID: pieces, then capturing with a king, then kings captured, then the earliest king
             // (a smaller jump number ranks higher; 0 = no king).
             Precedence::Italian => {
-                let earliest = if self.first_king == 0 { 0 } else { 64 - self.first_king };
+                let earliest = if self.first_king == 0 {
+                    0
+                } else {
+                    64 - self.first_king
+                };
                 (captured.count() << 16)
                     | (u32::from(self.by_king) << 15)
                     | ((captured & self.opp_kings).count() << 8)
@@ -185,7 +189,11 @@ impl<R: Rules> Captures<'_, R> {
     /// already captured have left the board.
     #[inline(always)]
     fn free(&self, captured: BitsOf<R>) -> BitsOf<R> {
-        if R::IMMEDIATE_REMOVAL { self.empty | captured } else { self.empty }
+        if R::IMMEDIATE_REMOVAL {
+            self.empty | captured
+        } else {
+            self.empty
+        }
     }
 
     /// Notes the jump number of the first king captured (Italian precedence); returns the value
@@ -378,7 +386,11 @@ fn captures<R: Rules, const WHITE: bool>(
     let empty = pos.empty();
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    let man_victims = if R::MEN_CAPTURE_KINGS { opp } else { opp & !pos.kings };
+    let man_victims = if R::MEN_CAPTURE_KINGS {
+        opp
+    } else {
+        opp & !pos.kings
+    };
     let cmen = capturing_men::<R, WHITE>(men, man_victims, empty);
     let ckings = kings_can_capture::<R>(kings, opp, empty);
     if cmen.is_empty() && !ckings {
@@ -465,8 +477,13 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -
     let empty = pos.empty();
     let men = own & !pos.kings;
     let kings = own & pos.kings;
-    let man_victims = if R::MEN_CAPTURE_KINGS { opp } else { opp & !pos.kings };
-    if !capturing_men::<R, WHITE>(men, man_victims, empty).is_empty() || kings_can_capture::<R>(kings, opp, empty)
+    let man_victims = if R::MEN_CAPTURE_KINGS {
+        opp
+    } else {
+        opp & !pos.kings
+    };
+    if !capturing_men::<R, WHITE>(men, man_victims, empty).is_empty()
+        || kings_can_capture::<R>(kings, opp, empty)
     {
         let mut list = MoveList::new();
         captures::<R, WHITE>(pos, dup, &mut list);
