@@ -119,15 +119,13 @@ fn perft_matches_published_counts() {
     let ran = run(10_000_000);
     // Every variant with published counts, both columns where published, depths 1 up to at least 6.
     assert!(ran >= 15 * 2 * 6, "only {ran} rows checked");
+    // Games without published counts are cross-checked against simple twin generators instead.
+    let unpublished = ["frysk", "armenian", "sixteen-soldiers", "muchado"];
     for v in Variant::ALL {
-        if v != Variant::Frysk {
-            assert!(
-                rows().iter().any(|r| r.variant == v),
-                "no published counts for {v}"
-            );
+        if !unpublished.contains(&v.name()) {
+            assert!(rows().iter().any(|r| r.variant == v), "no published counts for {v}");
         }
-    }
-}
+    }}
 
 #[test]
 #[ignore = "deep perft: minutes; run with --release -- --ignored"]
