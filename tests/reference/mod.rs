@@ -1,0 +1,820 @@
+//! A deliberately simple, independent reference move generator for six draughts variants
+//! (International, Russian, Brazilian, English checkers, Frisian, Frysk!).
+//!
+//! It exists only to cross-check the engine's fast bitboard generator, so it shares no code with
+//! the `tempo` crate and is written straight from `rules.md` (sections 2, 3, 5, 6, 7 and the
+//! Decisions). Clarity beats speed everywhere: the board is a 2D array, directions are
+//! `(drow, dcol)` vectors, capture sequences are found by plain recursion, and everything is a
+//! `Vec`.
+//!
+//! Orientation (rules.md §7.1): row 0 is the top of the board (Black's side), column 0 is the
+//! left as White sees it. White men move up (towards row 0), Black men move down.
+//!
+//! Use from another integration test with
+//! `#[path = "reference/mod.rs"] mod reference;`.
+
+// Not every test that includes this module uses every helper.
+#![allow(dead_code)]
+
+/// The variants this reference generator knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefVariant {
+    International,
+    Russian,
+    Brazilian,
+    English,
+    Frisian,
+    Frysk,
+}
+
+impl RefVariant {
+    /// Board width and height in cells.
+    pub fn size(self) -> usize {
+        match self {
+            RefVariant::International | RefVariant::Frisian | RefVariant::Frysk => 10,
+            RefVariant::Russian | RefVariant::Brazilian | RefVariant::English => 8,
+        }
+    }
+
+    /// Number of playable (dark) squares.
+    pub fn squares(self) -> u8 {
+        (self.size() * self.size() / 2) as u8
+    }
+
+    /// Frisian and Frysk! share every rule except the setup (rules.md §2.9).
+    fn is_frisian(self) -> bool {
+        matches!(self, RefVariant::Frisian | RefVariant::Frysk)
+    }
+
+    /// The PDN FEN of the initial position.
+    pub fn start_fen(self) -> &'static str {
+        match self {
+            // FMJD 2.8, 3.3; Frisian Art. 1-6.
+            RefVariant::International | RefVariant::Frisian => "W:W31-50:B1-20",
+            // rules.md §3.2 and §6.
+            RefVariant::Russian | RefVariant::Brazilian => "W:W21-32:B1-12",
+            // rules.md §6 and §7.1: in English checkers Black (on 1-12) moves first.
+            RefVariant::English => "B:W21-32:B1-12",
+            // rules.md §2.9 (lidraughts Frysk.scala).
+            RefVariant::Frysk => "W:W46,47,48,49,50:B1,2,3,4,5",
+        }
+    }
+}
+
+/// A player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Side::White => 0,
+            Side::Black => 1,
+        }
+    }
+
+    /// Row direction of this side's men: White moves up (row - 1), Black down (row + 1).
+    fn forward(self) -> i32 {
+        match self {
+            Side::White => -1,
+            Side::Black => 1,
+        }
+    }
+}
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub side: Side,
+    pub king: bool,
+}
+
+/// One legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefMove {
+    pub from: u8,
+    pub to: u8,
+    /// Captured squares, ascending.
+    pub captured: Vec<u8>,
+    /// Every square the moving piece stands on, from the first to the last.
+    pub path: Vec<u8>,
+    pub promotes: bool,
+}
+
+impl RefMove {
+    /// Short notation, `32-28` or `28x19` (FMJD 8.2), for messages.
+    pub fn notation(&self) -> String {
+        if self.captured.is_empty() {
+            format!("{}-{}", self.from, self.to)
+        } else {
+            format!("{}x{}", self.from, self.to)
+        }
+    }
+
+    /// Full path notation, `47x38x24x13x36`, for messages.
+    pub fn path_notation(&self) -> String {
+        let sep = if self.captured.is_empty() { "-" } else { "x" };
+        let parts: Vec<String> = self.path.iter().map(|s| s.to_string()).collect();
+        parts.join(sep)
+    }
+}
+
+/// Frisian king-move counter of one player (Art. 17, rules.md §2.6, D-F3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct KingCounter {
+    /// Consecutive non-capturing moves made with the same king (0 = cleared).
+    pub count: u8,
+    /// Square of the king those moves were made with (meaningless when `count == 0`).
+    pub square: u8,
+}
+
+/// A position: board, side to move and (Frisian only) the king-move counters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefPos {
+    pub variant: RefVariant,
+    /// `board[row][col]`, only the first `variant.size()` rows and columns are used.
+    pub board: [[Option<Piece>; 10]; 10],
+    pub to_move: Side,
+    /// Indexed by side: `[White, Black]`. Always cleared outside Frisian / Frysk!.
+    pub king_counters: [KingCounter; 2],
+}
+
+// ---------------------------------------------------------------------------------------------
+// Square numbering (rules.md §7.1, FMJD 2.6)
+// ---------------------------------------------------------------------------------------------
+
+/// `(row, col)` of square `n` on a `size` x `size` board. Row `i = (n-1) / (size/2)` from the top,
+/// `k = (n-1) % (size/2)`, column `2k+1` on even rows and `2k` on odd rows.
+pub fn square_to_rc(size: usize, n: u8) -> (i32, i32) {
+    let per_row = (size / 2) as i32;
+    let i = (n as i32 - 1) / per_row;
+    let k = (n as i32 - 1) % per_row;
+    let col = if i % 2 == 0 { 2 * k + 1 } else { 2 * k };
+    (i, col)
+}
+
+/// Square number of `(row, col)`, or `None` off the board or on a light square.
+pub fn rc_to_square(size: usize, row: i32, col: i32) -> Option<u8> {
+    let s = size as i32;
+    if row < 0 || col < 0 || row >= s || col >= s || (row + col) % 2 == 0 {
+        return None;
+    }
+    Some((row * (s / 2) + col / 2 + 1) as u8)
+}
+
+/// The four diagonal directions.
+const DIAGONALS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+
+/// The four orthogonal lines of dark squares (Frisian Art. 7, rules.md §2.4): the next dark
+/// square in the same row is two columns away, in the same column two rows away.
+const ORTHOGONALS: [(i32, i32); 4] = [(0, -2), (0, 2), (-2, 0), (2, 0)];
+
+type Rc = (i32, i32);
+
+// ---------------------------------------------------------------------------------------------
+// Position set-up, FEN
+// ---------------------------------------------------------------------------------------------
+
+impl RefPos {
+    /// An empty board with White to move.
+    pub fn empty(v: RefVariant) -> RefPos {
+        RefPos {
+            variant: v,
+            board: [[None; 10]; 10],
+            to_move: Side::White,
+            king_counters: [KingCounter::default(); 2],
+        }
+    }
+
+    /// The variant's initial position.
+    pub fn start(v: RefVariant) -> RefPos {
+        RefPos::from_fen(v, v.start_fen()).expect("start FEN is valid")
+    }
+
+    fn size(&self) -> usize {
+        self.variant.size()
+    }
+
+    /// The piece on `(row, col)`; `None` for an empty square. Must be on the board.
+    fn at(&self, rc: Rc) -> Option<Piece> {
+        self.board[rc.0 as usize][rc.1 as usize]
+    }
+
+    fn set(&mut self, rc: Rc, p: Option<Piece>) {
+        self.board[rc.0 as usize][rc.1 as usize] = p;
+    }
+
+    fn on_board(&self, rc: Rc) -> bool {
+        rc_to_square(self.size(), rc.0, rc.1).is_some()
+    }
+
+    fn sq(&self, rc: Rc) -> u8 {
+        rc_to_square(self.size(), rc.0, rc.1).expect("a dark square")
+    }
+
+    fn rc(&self, n: u8) -> Rc {
+        square_to_rc(self.size(), n)
+    }
+
+    /// The piece on square `n` (1-based).
+    pub fn piece(&self, n: u8) -> Option<Piece> {
+        self.at(self.rc(n))
+    }
+
+    /// Puts (or removes) a piece on square `n`.
+    pub fn put(&mut self, n: u8, p: Option<Piece>) {
+        let rc = self.rc(n);
+        self.set(rc, p);
+    }
+
+    /// Sets one player's Frisian king-move counter (for tests; FEN does not carry it).
+    pub fn with_king_counter(mut self, side: Side, count: u8, square: u8) -> RefPos {
+        self.king_counters[side.index()] = KingCounter { count, square };
+        self
+    }
+
+    /// The king-move counter of `side`.
+    pub fn king_counter(&self, side: Side) -> KingCounter {
+        self.king_counters[side.index()]
+    }
+
+    /// Parses a PDN FEN with numeric squares (rules.md §7.2): `W:W31-50:B1-20`,
+    /// `B:W18,24,K10:B12,K22`. Ranges and a trailing `.` are accepted; lidraughts' `H`/`F`
+    /// clock fields are ignored.
+    pub fn from_fen(v: RefVariant, fen: &str) -> Result<RefPos, String> {
+        let text = fen.trim();
+        let text = text.strip_suffix('.').unwrap_or(text);
+        let mut fields = text.split(':');
+        let mut pos = RefPos::empty(v);
+        pos.to_move = match fields.next().map(str::trim) {
+            Some("W") | Some("w") => Side::White,
+            Some("B") | Some("b") => Side::Black,
+            other => return Err(format!("bad side to move {other:?} in FEN {fen:?}")),
+        };
+        for field in fields {
+            let field = field.trim();
+            let mut chars = field.chars();
+            let side = match chars.next() {
+                Some('W') | Some('w') => Side::White,
+                Some('B') | Some('b') => Side::Black,
+                Some('H') | Some('F') => continue,
+                _ => return Err(format!("bad field {field:?} in FEN {fen:?}")),
+            };
+            for item in chars.as_str().split(',') {
+                let item = item.trim();
+                if item.is_empty() {
+                    continue;
+                }
+                let (king, body) = match item.strip_prefix(['K', 'k']) {
+                    Some(rest) => (true, rest),
+                    None => (false, item),
+                };
+                let (lo, hi) = match body.split_once('-') {
+                    Some((a, b)) => (parse_square(v, a, fen)?, parse_square(v, b, fen)?),
+                    None => {
+                        let s = parse_square(v, body, fen)?;
+                        (s, s)
+                    }
+                };
+                if lo > hi {
+                    return Err(format!("empty range {item:?} in FEN {fen:?}"));
+                }
+                for n in lo..=hi {
+                    if pos.piece(n).is_some() {
+                        return Err(format!("square {n} given twice in FEN {fen:?}"));
+                    }
+                    pos.put(n, Some(Piece { side, king }));
+                }
+            }
+        }
+        Ok(pos)
+    }
+
+    /// Writes the position as a numeric FEN, squares ascending, kings prefixed `K`, no ranges:
+    /// `W:W31,32,...:B1,2,...`. The Frisian king counters are not written.
+    pub fn to_fen(&self) -> String {
+        let list = |side: Side| -> String {
+            let items: Vec<String> = self
+                .squares_of(side)
+                .into_iter()
+                .map(|(n, p)| if p.king { format!("K{n}") } else { n.to_string() })
+                .collect();
+            items.join(",")
+        };
+        let turn = match self.to_move {
+            Side::White => "W",
+            Side::Black => "B",
+        };
+        format!("{turn}:W{}:B{}", list(Side::White), list(Side::Black))
+    }
+
+    /// Number of men and kings of `side`.
+    pub fn count(&self, side: Side) -> (usize, usize) {
+        let pieces = self.squares_of(side);
+        let kings = pieces.iter().filter(|(_, p)| p.king).count();
+        (pieces.len() - kings, kings)
+    }
+
+    /// Every square holding a piece of `side`, ascending, with the piece.
+    pub fn squares_of(&self, side: Side) -> Vec<(u8, Piece)> {
+        let mut result = Vec::new();
+        for n in 1..=self.variant.squares() {
+            if let Some(p) = self.piece(n)
+                && p.side == side
+            {
+                result.push((n, p));
+            }
+        }
+        result
+    }
+}
+
+fn parse_square(v: RefVariant, s: &str, fen: &str) -> Result<u8, String> {
+    let n: u8 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad square {s:?} in FEN {fen:?}"))?;
+    if n == 0 || n > v.squares() {
+        return Err(format!("square {n} out of range in FEN {fen:?}"));
+    }
+    Ok(n)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capture search
+// ---------------------------------------------------------------------------------------------
+
+/// One possible jump from a square: the enemy piece jumped and the squares the piece may land on.
+struct Jump {
+    /// Direction of the jump, `(drow, dcol)`.
+    dir: (i32, i32),
+    victim: Rc,
+    landings: Vec<Rc>,
+}
+
+/// A complete capture sequence found by the search, before precedence is applied.
+struct Sequence {
+    mv: RefMove,
+    /// The capturing piece was a king when the move started (Frisian Art. 12).
+    by_king: bool,
+}
+
+/// Everything the recursive search needs. `board` is the position with the moving piece lifted
+/// off its start square: the start square counts as empty during the capture (FMJD 4.8), while
+/// captured pieces stay on the board until the move is over (FMJD 4.11, Turkish strike) and so
+/// block the lines; they are listed in `captured` and may not be jumped again (FMJD 4.8).
+struct CaptureSearch<'a> {
+    board: &'a RefPos,
+    side: Side,
+    from: Rc,
+    started_as_king: bool,
+    found: Vec<Sequence>,
+}
+
+impl CaptureSearch<'_> {
+    fn variant(&self) -> RefVariant {
+        self.board.variant
+    }
+
+    fn promotion_row(&self) -> i32 {
+        match self.side {
+            Side::White => 0,
+            Side::Black => self.board.size() as i32 - 1,
+        }
+    }
+
+    /// Directions in which a piece of this kind captures.
+    fn capture_directions(&self, king: bool) -> Vec<(i32, i32)> {
+        let v = self.variant();
+        if v.is_frisian() {
+            // Frisian Art. 7, 9, 10: men and kings capture along the 4 diagonals and the
+            // 4 orthogonal lines, forward and backward.
+            let mut dirs = DIAGONALS.to_vec();
+            dirs.extend_from_slice(&ORTHOGONALS);
+            dirs
+        } else if v == RefVariant::English && !king {
+            // English checkers: men capture forward only (rules.md §6).
+            let f = self.side.forward();
+            vec![(f, -1), (f, 1)]
+        } else {
+            // FMJD 4.1-4.2 (men capture backward too), Russian §3.3, English kings.
+            DIAGONALS.to_vec()
+        }
+    }
+
+    /// A piece that is an enemy of the mover and has not been jumped yet in this sequence.
+    fn is_capturable(&self, rc: Rc, captured: &[Rc]) -> bool {
+        match self.board.at(rc) {
+            Some(p) => p.side != self.side && !captured.contains(&rc),
+            None => false,
+        }
+    }
+
+    fn is_empty(&self, rc: Rc) -> bool {
+        self.board.on_board(rc) && self.board.at(rc).is_none()
+    }
+
+    /// Every jump available to a piece on `at`.
+    fn jumps(&self, at: Rc, king: bool, captured: &[Rc]) -> Vec<Jump> {
+        let flying = king && self.variant() != RefVariant::English;
+        let mut result = Vec::new();
+        for (dr, dc) in self.capture_directions(king) {
+            if flying {
+                // Flying king (FMJD 4.3, 4.6; Russian §3.3; Frisian Art. 9): any number of empty
+                // squares, an enemy piece, then one or more empty squares to land on.
+                let mut cur = (at.0 + dr, at.1 + dc);
+                while self.is_empty(cur) {
+                    cur = (cur.0 + dr, cur.1 + dc);
+                }
+                if !self.board.on_board(cur) || !self.is_capturable(cur, captured) {
+                    // Off the board, an own piece, or an already captured piece: blocked.
+                    continue;
+                }
+                let victim = cur;
+                let mut landings = Vec::new();
+                let mut land = (victim.0 + dr, victim.1 + dc);
+                while self.is_empty(land) {
+                    landings.push(land);
+                    land = (land.0 + dr, land.1 + dc);
+                }
+                if !landings.is_empty() {
+                    result.push(Jump {
+                        dir: (dr, dc),
+                        victim,
+                        landings,
+                    });
+                }
+            } else {
+                // Man (and English short king): piece, enemy, empty on consecutive squares.
+                let victim = (at.0 + dr, at.1 + dc);
+                let land = (at.0 + 2 * dr, at.1 + 2 * dc);
+                if self.board.on_board(victim) && self.is_capturable(victim, captured) && self.is_empty(land)
+                {
+                    result.push(Jump {
+                        dir: (dr, dc),
+                        victim,
+                        landings: vec![land],
+                    });
+                }
+            }
+        }
+        result
+    }
+
+    /// Extends the sequence ending on `at`. `path` holds every square visited so far,
+    /// `captured` the pieces jumped so far, in order.
+    ///
+    /// `straight_on`: the direction of the previous jump when the king landed on `at` further
+    /// than the square right behind its victim. Going on in that same direction from here is the
+    /// same physical movement as going on from the square right behind the victim (the king
+    /// simply runs along one line over two pieces), so that path is produced only from there
+    /// (rules.md §7.3, PDN 3.0: with no turn, the intermediate square is the one immediately
+    /// behind the captured piece). This is what the published `kept` perft counts assume.
+    fn extend(
+        &mut self,
+        at: Rc,
+        king: bool,
+        straight_on: Option<(i32, i32)>,
+        captured: &mut Vec<Rc>,
+        path: &mut Vec<Rc>,
+    ) {
+        let jumps = self.jumps(at, king, captured);
+        if jumps.is_empty() {
+            // A sequence must be continued as long as possible (FMJD 4.5, Russian §3.3,
+            // Frisian Art. 10): it ends only here, where no further jump exists.
+            if !captured.is_empty() {
+                self.record(king, captured, path);
+            }
+            return;
+        }
+        for jump in jumps {
+            if straight_on == Some(jump.dir) {
+                // Produced from the square right behind the previous victim (see above).
+                continue;
+            }
+            let mut landings = jump.landings;
+            if self.variant() == RefVariant::Russian && king && landings.len() > 1 {
+                // Russian (rules.md §3.3, lidraughts walkAfterCapture): after a king's capture,
+                // if a further capture is possible from some landing square on that line, the
+                // king must land on such a square. (In the other variants the precedence rules
+                // already discard the shorter sequence, so no special case is needed there.)
+                captured.push(jump.victim);
+                let continuing: Vec<Rc> = landings
+                    .iter()
+                    .copied()
+                    .filter(|&l| !self.jumps(l, true, captured).is_empty())
+                    .collect();
+                captured.pop();
+                if !continuing.is_empty() {
+                    landings = continuing;
+                }
+            }
+            for land in landings {
+                let right_behind = (jump.victim.0 + jump.dir.0, jump.victim.1 + jump.dir.1);
+                let straight_on = (land != right_behind).then_some(jump.dir);
+                captured.push(jump.victim);
+                path.push(land);
+                let reaches_last_row = !king && land.0 == self.promotion_row();
+                match (self.variant(), reaches_last_row) {
+                    // Russian FSR 1.5.15 (rules.md §3.3): a man reaching the last row during a
+                    // capture becomes a king at once and continues capturing as a king.
+                    (RefVariant::Russian, true) => self.extend(land, true, straight_on, captured, path),
+                    // English checkers (rules.md §6): a man reaching the king row ends the move.
+                    (RefVariant::English, true) => self.record(true, captured, path),
+                    // FMJD 4.15 / Frisian Art. 8: passing the last row the man stays a man.
+                    _ => self.extend(land, king, straight_on, captured, path),
+                }
+                path.pop();
+                captured.pop();
+            }
+        }
+    }
+
+    /// Stores a finished sequence. `king_now` tells whether the piece is a king at its end.
+    fn record(&mut self, king_now: bool, captured: &[Rc], path: &[Rc]) {
+        let last = *path.last().expect("path has the start square");
+        let promotes = !self.started_as_king
+            && (king_now // Russian promotion on the way, or English ending on the king row
+                || last.0 == self.promotion_row()); // FMJD 3.5, 4.15: ends on the last row
+        let mut captured_squares: Vec<u8> = captured.iter().map(|&c| self.board.sq(c)).collect();
+        captured_squares.sort_unstable();
+        self.found.push(Sequence {
+            mv: RefMove {
+                from: self.board.sq(self.from),
+                to: self.board.sq(last),
+                captured: captured_squares,
+                path: path.iter().map(|&p| self.board.sq(p)).collect(),
+                promotes,
+            },
+            by_king: self.started_as_king,
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Move generation
+// ---------------------------------------------------------------------------------------------
+
+impl RefPos {
+    /// Every dark square holding a piece of `side`, as `(row, col)`.
+    fn pieces_of(&self, side: Side) -> Vec<Rc> {
+        self.squares_of(side)
+            .into_iter()
+            .map(|(n, _)| self.rc(n))
+            .collect()
+    }
+
+    /// All complete capture sequences of the side to move, before precedence.
+    fn all_captures(&self) -> Vec<Sequence> {
+        let side = self.to_move;
+        let mut found = Vec::new();
+        for from in self.pieces_of(side) {
+            let piece = self.at(from).expect("own piece");
+            let mut lifted = self.clone();
+            lifted.set(from, None);
+            let mut search = CaptureSearch {
+                board: &lifted,
+                side,
+                from,
+                started_as_king: piece.king,
+                found: Vec::new(),
+            };
+            let mut captured = Vec::new();
+            let mut path = vec![from];
+            search.extend(from, piece.king, None, &mut captured, &mut path);
+            found.append(&mut search.found);
+        }
+        found
+    }
+
+    /// Frisian value of a captured set (Art. 11, rules.md §2.5, dctl key with N = 50):
+    /// `(men + 2*kings) * 50 - kings`.
+    fn frisian_value(&self, captured: &[u8]) -> i64 {
+        let mut men = 0i64;
+        let mut kings = 0i64;
+        for &n in captured {
+            if self.piece(n).expect("captured piece").king {
+                kings += 1;
+            } else {
+                men += 1;
+            }
+        }
+        (men + 2 * kings) * 50 - kings
+    }
+
+    /// Keeps only the sequences the precedence rule of the variant allows.
+    fn apply_precedence(&self, seqs: Vec<Sequence>) -> Vec<Sequence> {
+        match self.variant {
+            // FMJD 4.13-4.14 (Brazilian = International on 8x8): the largest number of pieces,
+            // a king counting as a man; free choice among equals.
+            RefVariant::International | RefVariant::Brazilian => {
+                let best = seqs.iter().map(|s| s.mv.captured.len()).max().unwrap_or(0);
+                seqs.into_iter().filter(|s| s.mv.captured.len() == best).collect()
+            }
+            // Russian §3.3 and English (rules.md §6): free choice among capture sequences.
+            RefVariant::Russian | RefVariant::English => seqs,
+            // Frisian Art. 11: the highest value; Art. 12: on equal value a king must capture.
+            RefVariant::Frisian | RefVariant::Frysk => {
+                let best = seqs
+                    .iter()
+                    .map(|s| self.frisian_value(&s.mv.captured))
+                    .max()
+                    .unwrap_or(0);
+                let top: Vec<Sequence> = seqs
+                    .into_iter()
+                    .filter(|s| self.frisian_value(&s.mv.captured) == best)
+                    .collect();
+                if top.iter().any(|s| s.by_king) {
+                    top.into_iter().filter(|s| s.by_king).collect()
+                } else {
+                    top
+                }
+            }
+        }
+    }
+
+    /// Frisian Art. 17 (rules.md §2.6, D-F3): may the king on `rc` make a non-capturing move?
+    fn king_may_step(&self, rc: Rc) -> bool {
+        if !self.variant.is_frisian() {
+            return true;
+        }
+        let (men, kings) = self.count(self.to_move);
+        // The restriction applies only while the player has at least one king and one man.
+        if men == 0 || kings == 0 {
+            return true;
+        }
+        let counter = self.king_counter(self.to_move);
+        !(counter.count >= 3 && counter.square == self.sq(rc))
+    }
+
+    /// Non-capturing moves of the side to move.
+    fn simple_moves(&self) -> Vec<RefMove> {
+        let side = self.to_move;
+        let promotion_row = match side {
+            Side::White => 0,
+            Side::Black => self.size() as i32 - 1,
+        };
+        let mut result = Vec::new();
+        for from in self.pieces_of(side) {
+            let piece = self.at(from).expect("own piece");
+            let from_sq = self.sq(from);
+            let mut add = |to: Rc, promotes: bool| {
+                let to_sq = self.sq(to);
+                result.push(RefMove {
+                    from: from_sq,
+                    to: to_sq,
+                    captured: Vec::new(),
+                    path: vec![from_sq, to_sq],
+                    promotes,
+                });
+            };
+            if !piece.king {
+                // A man steps one square diagonally forward (FMJD 3.4, Frisian Art. 7, §3.3, §6);
+                // it promotes when it stops on the last row (FMJD 3.5).
+                let f = side.forward();
+                for dc in [-1, 1] {
+                    let to = (from.0 + f, from.1 + dc);
+                    if self.on_board(to) && self.at(to).is_none() {
+                        add(to, to.0 == promotion_row);
+                    }
+                }
+            } else if self.king_may_step(from) {
+                // Kings move along the 4 diagonals only (Frisian Art. 7: not orthogonally):
+                // any distance (flying, FMJD 3.6) or one step in English checkers.
+                let max_steps = if self.variant == RefVariant::English {
+                    1
+                } else {
+                    self.size() as i32
+                };
+                for (dr, dc) in DIAGONALS {
+                    for k in 1..=max_steps {
+                        let to = (from.0 + k * dr, from.1 + k * dc);
+                        if !self.on_board(to) || self.at(to).is_some() {
+                            break;
+                        }
+                        add(to, false);
+                    }
+                }
+            }
+        }
+        result
+    }
+
+    /// The legal moves of the side to move, with the variant's precedence applied. Captures are
+    /// compulsory. With `keep_duplicates == false`, capture paths with the same start, end,
+    /// captured set (and promotion flag) count as one move (D-A1); otherwise every path is kept.
+    pub fn moves(&self, keep_duplicates: bool) -> Vec<RefMove> {
+        let captures = self.all_captures();
+        if captures.is_empty() {
+            return self.simple_moves();
+        }
+        let allowed = self.apply_precedence(captures);
+        let mut result: Vec<RefMove> = Vec::new();
+        for seq in allowed {
+            let duplicate = !keep_duplicates
+                && result.iter().any(|m| {
+                    m.from == seq.mv.from
+                        && m.to == seq.mv.to
+                        && m.captured == seq.mv.captured
+                        && m.promotes == seq.mv.promotes
+                });
+            if !duplicate {
+                result.push(seq.mv);
+            }
+        }
+        result
+    }
+
+    /// The position after `m` (which must be legal here).
+    pub fn play(&self, m: &RefMove) -> RefPos {
+        let side = self.to_move;
+        let mut next = self.clone();
+        let piece = self.piece(m.from).expect("a piece on the start square");
+        // Captured pieces are removed only now, after the whole move (FMJD 4.11).
+        next.put(m.from, None);
+        for &c in &m.captured {
+            next.put(c, None);
+        }
+        next.put(
+            m.to,
+            Some(Piece {
+                side,
+                king: piece.king || m.promotes,
+            }),
+        );
+        next.to_move = side.other();
+
+        if self.variant.is_frisian() {
+            // Frisian Art. 17 bookkeeping (rules.md §2.6, lidraughts).
+            let own = &mut next.king_counters[side.index()];
+            if !piece.king || !m.captured.is_empty() {
+                // A man move or any capture lifts the restriction.
+                *own = KingCounter::default();
+            } else if own.count > 0 && own.square == m.from {
+                // Another non-capturing move with the same king.
+                *own = KingCounter {
+                    count: own.count + 1,
+                    square: m.to,
+                };
+            } else {
+                // A non-capturing move with a different king starts a new count.
+                *own = KingCounter {
+                    count: 1,
+                    square: m.to,
+                };
+            }
+            // The opponent's counter is cleared when its tracked king is captured.
+            let opp = &mut next.king_counters[side.other().index()];
+            if opp.count > 0 && m.captured.contains(&opp.square) {
+                *opp = KingCounter::default();
+            }
+            // A player without men is not restricted: his counter is cleared.
+            for s in [Side::White, Side::Black] {
+                if next.count(s).0 == 0 {
+                    next.king_counters[s.index()] = KingCounter::default();
+                }
+            }
+        }
+        next
+    }
+}
+
+/// Number of leaf nodes of the legal-move tree at `depth` plies (no draw rules).
+pub fn perft(pos: &RefPos, depth: u32, keep_duplicates: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.moves(keep_duplicates);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| perft(&pos.play(m), depth - 1, keep_duplicates))
+        .sum()
+}
+
+/// Perft split by root move, as `(notation, count)` pairs, for debugging differences.
+pub fn divide(pos: &RefPos, depth: u32, keep_duplicates: bool) -> Vec<(String, u64)> {
+    pos.moves(keep_duplicates)
+        .iter()
+        .map(|m| {
+            let n = if depth == 0 {
+                1
+            } else {
+                perft(&pos.play(m), depth - 1, keep_duplicates)
+            };
+            (m.path_notation(), n)
+        })
+        .collect()
+}

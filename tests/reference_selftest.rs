@@ -1,0 +1,622 @@
+//! Self-tests of the reference move generator in `tests/reference/`: published perft counts and
+//! hand-made positions, each naming the rule it checks.
+
+#[path = "reference/mod.rs"]
+mod reference;
+
+use reference::{RefMove, RefPos, RefVariant, Side, perft, rc_to_square, square_to_rc};
+
+// ---------------------------------------------------------------------------------------------
+// Published perft counts (copied from shared/reference/perft/start-positions.tsv; sources: dctl
+// test suite citing the FMJD-forum and shashki-forum threads, OEIS A133046 for English).
+// Each row: (depth, merged, kept). Merged = D-A1 default, kept = every capture path.
+// ---------------------------------------------------------------------------------------------
+
+const INTERNATIONAL: &[(u32, u64, u64)] = &[
+    (1, 9, 9),
+    (2, 81, 81),
+    (3, 658, 658),
+    (4, 4265, 4265),
+    (5, 27117, 27117),
+    (6, 167140, 167140),
+    (7, 1049442, 1049442),
+    (8, 6483961, 6483971),
+    (9, 41022423, 41022614),
+    (10, 258895763, 258935682),
+];
+
+const FRISIAN: &[(u32, u64, u64)] = &[
+    (1, 9, 9),
+    (2, 81, 81),
+    (3, 658, 658),
+    (4, 3874, 3880),
+    (5, 21265, 21345),
+    (6, 102431, 103584),
+    (7, 540126, 550314),
+    (8, 2825779, 2907905),
+    (9, 15605069, 16204497),
+    (10, 85817725, 90161025),
+];
+
+const RUSSIAN: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7482, 7482),
+    (6, 37986, 37986),
+    (7, 190146, 190146),
+    (8, 929899, 929905),
+    (9, 4570586, 4570667),
+    (10, 22444032, 22450628),
+    (11, 110917189, 110961169),
+];
+
+const BRAZILIAN: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7473, 7473),
+    (6, 37628, 37628),
+    (7, 187302, 187302),
+    (8, 907830, 907836),
+    (9, 4431766, 4431847),
+    (10, 21560022, 21566606),
+    (11, 105491257, 105534946),
+];
+
+const ENGLISH: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7361, 7361),
+    (6, 36768, 36768),
+    (7, 179740, 179740),
+    (8, 845931, 845931),
+    (9, 3963680, 3963680),
+    (10, 18391564, 18391564),
+    (11, 85242128, 85242128),
+    (12, 388617999, 388623673),
+];
+
+/// Checks perft from the start position for every listed depth in `depths`: the merged count
+/// always, the kept count where it differs from merged and at the deepest depth.
+fn check_perft(v: RefVariant, table: &[(u32, u64, u64)], depths: std::ops::RangeInclusive<u32>) {
+    let pos = RefPos::start(v);
+    for &(depth, merged, kept) in table.iter().filter(|r| depths.contains(&r.0)) {
+        assert_eq!(perft(&pos, depth, false), merged, "{v:?} merged d{depth}");
+        if kept != merged || depth == *depths.end() {
+            assert_eq!(perft(&pos, depth, true), kept, "{v:?} kept d{depth}");
+        }
+    }
+}
+
+// Default runs (test profile, opt-level 3, one core each): International d1-8 ~5 s (d8 is the
+// first depth where merged != kept), Frisian d1-7 < 1 s, Russian / Brazilian / English d1-8
+// < 1 s each. The ignored ones take 20 s to 5 min each (timings in their reasons).
+
+#[test]
+fn perft_international() {
+    check_perft(RefVariant::International, INTERNATIONAL, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: International d9, ~27 s"]
+fn perft_international_deep() {
+    check_perft(RefVariant::International, INTERNATIONAL, 9..=9);
+}
+
+#[test]
+fn perft_frisian() {
+    check_perft(RefVariant::Frisian, FRISIAN, 1..=7);
+}
+
+#[test]
+#[ignore = "slow: Frisian d8-9, ~25 s"]
+fn perft_frisian_deep() {
+    check_perft(RefVariant::Frisian, FRISIAN, 8..=9);
+}
+
+#[test]
+fn perft_russian() {
+    check_perft(RefVariant::Russian, RUSSIAN, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: Russian d9-10, ~20 s"]
+fn perft_russian_deep() {
+    check_perft(RefVariant::Russian, RUSSIAN, 9..=10);
+}
+
+#[test]
+fn perft_brazilian() {
+    check_perft(RefVariant::Brazilian, BRAZILIAN, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: Brazilian d9-10, ~20 s"]
+fn perft_brazilian_deep() {
+    check_perft(RefVariant::Brazilian, BRAZILIAN, 9..=10);
+}
+
+#[test]
+fn perft_english() {
+    check_perft(RefVariant::English, ENGLISH, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: English d9-11, ~100 s"]
+fn perft_english_deep() {
+    check_perft(RefVariant::English, ENGLISH, 9..=11);
+}
+
+// Very deep checks, minutes each; run with `cargo test --test reference_selftest -- --ignored`.
+
+#[test]
+#[ignore = "very slow: International d10, ~3 min"]
+fn perft_international_d10() {
+    check_perft(RefVariant::International, INTERNATIONAL, 10..=10);
+}
+
+#[test]
+#[ignore = "very slow: Frisian d10, ~2.5 min"]
+fn perft_frisian_d10() {
+    check_perft(RefVariant::Frisian, FRISIAN, 10..=10);
+}
+
+#[test]
+#[ignore = "very slow: Russian d11, ~1.5 min"]
+fn perft_russian_d11() {
+    check_perft(RefVariant::Russian, RUSSIAN, 11..=11);
+}
+
+#[test]
+#[ignore = "very slow: Brazilian d11, ~1.2 min"]
+fn perft_brazilian_d11() {
+    check_perft(RefVariant::Brazilian, BRAZILIAN, 11..=11);
+}
+
+#[test]
+#[ignore = "very slow: English d12 (first depth with merged != kept), ~5 min"]
+fn perft_english_d12() {
+    check_perft(RefVariant::English, ENGLISH, 12..=12);
+}
+
+/// Frysk! has no published counts; check the setup (rules.md §2.9) and that the first plies
+/// are the obvious ones: 5 men on the back row have 9 steps.
+#[test]
+fn perft_frysk_small() {
+    let pos = RefPos::start(RefVariant::Frysk);
+    assert_eq!(pos.to_fen(), "W:W46,47,48,49,50:B1,2,3,4,5");
+    assert_eq!(perft(&pos, 1, false), 9);
+    assert_eq!(perft(&pos, 2, false), 81);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers for the hand-made positions
+// ---------------------------------------------------------------------------------------------
+
+fn pos(v: RefVariant, fen: &str) -> RefPos {
+    RefPos::from_fen(v, fen).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The moves as sorted `(from, to, captured, promotes)` tuples.
+fn summary(moves: &[RefMove]) -> Vec<(u8, u8, Vec<u8>, bool)> {
+    let mut s: Vec<_> = moves
+        .iter()
+        .map(|m| (m.from, m.to, m.captured.clone(), m.promotes))
+        .collect();
+    s.sort();
+    s
+}
+
+fn mv(from: u8, to: u8, captured: &[u8], promotes: bool) -> (u8, u8, Vec<u8>, bool) {
+    (from, to, captured.to_vec(), promotes)
+}
+
+fn find(p: &RefPos, from: u8, to: u8) -> RefMove {
+    p.moves(false)
+        .into_iter()
+        .find(|m| m.from == from && m.to == to)
+        .unwrap_or_else(|| panic!("no move {from}-{to} in {}", p.to_fen()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbering and FEN (rules.md §7.1, §7.2)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn square_numbering_7_1() {
+    // 10x10: 1 = b10, 5 = j10, 6 = a9, 46 = a1, 50 = i1.
+    assert_eq!(square_to_rc(10, 1), (0, 1));
+    assert_eq!(square_to_rc(10, 5), (0, 9));
+    assert_eq!(square_to_rc(10, 6), (1, 0));
+    assert_eq!(square_to_rc(10, 46), (9, 0));
+    assert_eq!(square_to_rc(10, 50), (9, 8));
+    // 8x8: 1 = b8, 4 = h8, 5 = a7, 29 = a1, 32 = g1.
+    assert_eq!(square_to_rc(8, 1), (0, 1));
+    assert_eq!(square_to_rc(8, 4), (0, 7));
+    assert_eq!(square_to_rc(8, 5), (1, 0));
+    assert_eq!(square_to_rc(8, 29), (7, 0));
+    assert_eq!(square_to_rc(8, 32), (7, 6));
+    for size in [8usize, 10] {
+        for n in 1..=(size * size / 2) as u8 {
+            let (r, c) = square_to_rc(size, n);
+            assert_eq!(rc_to_square(size, r, c), Some(n));
+        }
+        assert_eq!(rc_to_square(size, 0, 0), None);
+        assert_eq!(rc_to_square(size, -1, 1), None);
+    }
+}
+
+#[test]
+fn fen_round_trip_7_2() {
+    let p = pos(
+        RefVariant::International,
+        "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
+    );
+    assert_eq!(p.to_move, Side::Black);
+    assert_eq!(p.to_fen(), "B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29");
+    let again = pos(RefVariant::International, &p.to_fen());
+    assert_eq!(again, p);
+    let start = RefPos::start(RefVariant::International);
+    assert_eq!(start, pos(RefVariant::International, "W:W31-50:B1-20."));
+    assert_eq!(start.count(Side::White), (20, 0));
+    assert!(RefPos::from_fen(RefVariant::Russian, "W:W33:B1").is_err());
+    assert!(RefPos::from_fen(RefVariant::Russian, "X:W3:B1").is_err());
+    assert!(RefPos::from_fen(RefVariant::Russian, "W:W3:B3").is_err());
+    assert_eq!(pos(RefVariant::English, "B:W:B1").to_fen(), "B:W:B1");
+}
+
+// ---------------------------------------------------------------------------------------------
+// International (FMJD Annex 1, rules.md §5)
+// ---------------------------------------------------------------------------------------------
+
+/// FMJD 4.13 (majority) and 4.15 (a man passing the last row mid-capture stays a man): 12x3x14
+/// takes two pieces, 47x38 only one; the man touches row 1-5 on square 3 but ends on 14.
+#[test]
+fn international_majority_and_passing_promotion_4_13_4_15() {
+    let p = pos(RefVariant::International, "W:W12,47:B8,9,42");
+    let moves = p.moves(false);
+    assert_eq!(summary(&moves), vec![mv(12, 14, &[8, 9], false)]);
+    assert_eq!(moves[0].path, vec![12, 3, 14]);
+    let after = p.play(&moves[0]);
+    assert_eq!(after.to_fen(), "B:W14,47:B42");
+}
+
+/// FMJD 4.3 / 4.6: a king captures at a distance and may land on any free square beyond.
+#[test]
+fn international_flying_king_4_3_4_6() {
+    let p = pos(RefVariant::International, "W:WK46:B28");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(46, 5, &[28], false),
+            mv(46, 10, &[28], false),
+            mv(46, 14, &[28], false),
+            mv(46, 19, &[28], false),
+            mv(46, 23, &[28], false),
+        ]
+    );
+}
+
+/// D-A1 and FMJD 4.8: a man goes round four pieces clockwise or anticlockwise and comes back to
+/// its own start square (which counts as empty). Same start, end and captured set: one move when
+/// merged, two paths when kept.
+#[test]
+fn duplicate_paths_merge_d_a1() {
+    let p = pos(RefVariant::International, "W:W42:B27,28,37,38");
+    let merged = p.moves(false);
+    assert_eq!(summary(&merged), vec![mv(42, 42, &[27, 28, 37, 38], false)]);
+    let kept = p.moves(true);
+    assert_eq!(kept.len(), 2);
+    let mut paths: Vec<Vec<u8>> = kept.iter().map(|m| m.path.clone()).collect();
+    paths.sort();
+    assert_eq!(paths, vec![vec![42, 31, 22, 33, 42], vec![42, 33, 22, 31, 42]]);
+    assert_eq!(p.play(&merged[0]).to_fen(), "B:W42:B");
+}
+
+/// D-A1 `kept` and rules.md §7.3 (PDN 3.0): a king running along one line over two pieces (25,
+/// then 15 with 22 and 18 empty between them) makes one path per final square; where it
+/// "touches down" between the pieces is not a different path. The intermediate square is the
+/// one right behind the first piece. (The published kept perft counts, e.g. Russian d10, need
+/// this.)
+#[test]
+fn straight_run_over_two_pieces_is_one_path() {
+    for v in [RefVariant::Russian, RefVariant::Brazilian] {
+        let p = pos(v, "W:WK29:B15,25");
+        let kept = p.moves(true);
+        let mut paths: Vec<Vec<u8>> = kept.iter().map(|m| m.path.clone()).collect();
+        paths.sort();
+        assert_eq!(
+            paths,
+            vec![vec![29, 22, 4], vec![29, 22, 8], vec![29, 22, 11]],
+            "{v:?}"
+        );
+        assert_eq!(p.moves(false).len(), 3);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Russian (rules.md §3.3), with Brazilian and English for contrast (rules.md §6)
+// ---------------------------------------------------------------------------------------------
+
+/// Russian FSR 1.5.15 (rules.md §3.3): 11x2 reaches the last row, the man becomes a king at once
+/// and must continue as a flying king over 6 (to 9 or 13). Brazilian (FMJD 4.15): it stays a man,
+/// captures 6 backward as a man and ends on 9 unpromoted. English (rules.md §6): reaching the king
+/// row ends the move.
+#[test]
+fn russian_passing_promotion_fsr_1_5_15() {
+    let fen = "W:W11:B6,7";
+    let russian = pos(RefVariant::Russian, fen);
+    let moves = russian.moves(false);
+    assert_eq!(
+        summary(&moves),
+        vec![mv(11, 9, &[6, 7], true), mv(11, 13, &[6, 7], true)]
+    );
+    let to9 = moves.iter().find(|m| m.to == 9).unwrap();
+    assert_eq!(to9.path, vec![11, 2, 9]);
+    assert_eq!(russian.play(to9).to_fen(), "B:WK9:B");
+
+    let brazilian = pos(RefVariant::Brazilian, fen);
+    assert_eq!(summary(&brazilian.moves(false)), vec![mv(11, 9, &[6, 7], false)]);
+
+    let english = pos(RefVariant::English, fen);
+    assert_eq!(summary(&english.moves(false)), vec![mv(11, 2, &[7], true)]);
+}
+
+/// Russian rules.md §3.3 (lidraughts walkAfterCapture): after capturing 25 the king must land on
+/// 18, the only square of that line from which it can go on (over 14); it may not stop on 22, 15,
+/// 11, 8 or 4. After 14 neither landing square allows more, so both are legal.
+/// English kings are short: one capture, landing right behind.
+#[test]
+fn russian_king_must_land_where_capture_continues() {
+    let fen = "W:WK29:B14,25";
+    let russian = pos(RefVariant::Russian, fen);
+    let moves = russian.moves(true);
+    assert_eq!(
+        summary(&moves),
+        vec![mv(29, 5, &[14, 25], false), mv(29, 9, &[14, 25], false)]
+    );
+    assert!(moves.iter().all(|m| m.path[1] == 18));
+    let brazilian = pos(RefVariant::Brazilian, fen);
+    assert_eq!(summary(&brazilian.moves(false)), summary(&moves));
+    let english = pos(RefVariant::English, fen);
+    assert_eq!(summary(&english.moves(false)), vec![mv(29, 22, &[25], false)]);
+}
+
+/// Russian rules.md §3.3: free choice among captures (1 or 2 pieces), but a started sequence is
+/// completed (21x14 must go on to 7). Brazilian (FMJD 4.13) must take the majority.
+#[test]
+fn russian_free_choice_brazilian_majority() {
+    let fen = "W:W21,32:B10,17,27";
+    let expected_free = vec![mv(21, 7, &[10, 17], false), mv(32, 23, &[27], false)];
+    assert_eq!(
+        summary(&pos(RefVariant::Russian, fen).moves(false)),
+        expected_free
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::English, fen).moves(false)),
+        expected_free
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Brazilian, fen).moves(false)),
+        vec![mv(21, 7, &[10, 17], false)]
+    );
+}
+
+/// English checkers (rules.md §6): men capture forward only, so 22 cannot take 26 and steps;
+/// a Russian man must capture backward (rules.md §3.3).
+#[test]
+fn english_men_capture_forward_only() {
+    let fen = "W:W22:B26";
+    assert_eq!(
+        summary(&pos(RefVariant::English, fen).moves(false)),
+        vec![mv(22, 17, &[], false), mv(22, 18, &[], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Russian, fen).moves(false)),
+        vec![mv(22, 31, &[26], false)]
+    );
+}
+
+/// English checkers (rules.md §6): kings move and capture one step only; the Russian flying king
+/// captures 15 from a distance.
+#[test]
+fn english_short_king() {
+    let fen = "W:WK22:B15";
+    assert_eq!(
+        summary(&pos(RefVariant::English, fen).moves(false)),
+        vec![
+            mv(22, 17, &[], false),
+            mv(22, 18, &[], false),
+            mv(22, 25, &[], false),
+            mv(22, 26, &[], false),
+        ]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Russian, fen).moves(false)),
+        vec![
+            mv(22, 4, &[15], false),
+            mv(22, 8, &[15], false),
+            mv(22, 11, &[15], false),
+        ]
+    );
+}
+
+/// English checkers: Black moves first (rules.md §6, §7.1) and Black men move down.
+#[test]
+fn english_black_moves_first() {
+    let p = RefPos::start(RefVariant::English);
+    assert_eq!(p.to_move, Side::Black);
+    assert!(p.moves(false).iter().all(|m| (9..=12).contains(&m.from)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frisian (rules.md §2, official rules 2011)
+// ---------------------------------------------------------------------------------------------
+
+/// Frisian Art. 7, 9 (rules.md §2.4): men capture along the orthogonal lines too (33x35 over 34
+/// in the row, 33x13 over 23 in the column). International men cannot.
+#[test]
+fn frisian_orthogonal_man_capture_art_9() {
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W33:B34").moves(false)),
+        vec![mv(33, 35, &[34], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W33:B23").moves(false)),
+        vec![mv(33, 13, &[23], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::International, "W:W33:B34").moves(false)),
+        vec![mv(33, 28, &[], false), mv(33, 29, &[], false)]
+    );
+}
+
+/// Frisian Art. 7, 9: kings capture along orthogonal lines at a distance but move (without
+/// capturing) only diagonally.
+#[test]
+fn frisian_king_lines_art_7_9() {
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:WK46:B26").moves(false)),
+        vec![mv(46, 6, &[26], false), mv(46, 16, &[26], false)]
+    );
+    let moves = pos(RefVariant::Frisian, "W:WK46:B5").moves(false);
+    let mut targets: Vec<u8> = moves.iter().map(|m| m.to).collect();
+    targets.sort();
+    assert_eq!(targets, vec![10, 14, 19, 23, 28, 32, 37, 41]);
+}
+
+/// Frisian Art. 8 (rules.md §2.3): promotion only when the move ends on the last row.
+#[test]
+fn frisian_passing_promotion_art_8() {
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W12,47:B8,9,42").moves(false)),
+        vec![mv(12, 14, &[8, 9], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W9:B").moves(false)),
+        vec![mv(9, 3, &[], true), mv(9, 4, &[], true)]
+    );
+}
+
+/// Frisian Art. 11 (rules.md §2.5): a king is worth more than one man and less than two men.
+/// Two men (41x32x21) beat one king (39x30); one king beats one man.
+#[test]
+fn frisian_capture_value_art_11() {
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W39,41:BK34,27,37").moves(false)),
+        vec![mv(41, 21, &[27, 37], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W39,41:BK34,37").moves(false)),
+        vec![mv(39, 30, &[34], false)]
+    );
+    // International counts pieces only (FMJD 4.13): 2 > 1, and 1 king = 1 man.
+    assert_eq!(
+        summary(&pos(RefVariant::International, "W:W39,41:BK34,37").moves(false)),
+        vec![mv(39, 30, &[34], false), mv(41, 32, &[37], false)]
+    );
+}
+
+/// Frisian Art. 12 (rules.md §2.5): on equal value the capture must be made with the king
+/// (46 over 36 rather than the man 39 over 34).
+#[test]
+fn frisian_king_priority_art_12() {
+    let p = pos(RefVariant::Frisian, "W:WK46,39:B34,36");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(46, 6, &[36], false),
+            mv(46, 16, &[36], false),
+            mv(46, 26, &[36], false),
+        ]
+    );
+    // With a man on 46 instead of the king, both men's captures (over the diagonal and up the
+    // column) are equal and the choice is free.
+    assert_eq!(
+        summary(&pos(RefVariant::Frisian, "W:W46,39:B34,36").moves(false)),
+        vec![mv(39, 30, &[34], false), mv(46, 26, &[36], false)]
+    );
+}
+
+/// Frisian Art. 17 (rules.md §2.6): with a king and a man, White shuffles the king 47-42-47-42;
+/// after three non-capturing moves with it the king may not move (the man must), and a man move
+/// lifts the ban. Black has only a king and is never restricted.
+#[test]
+fn frisian_king_move_restriction_art_17() {
+    let mut p = pos(RefVariant::Frisian, "W:WK47,49:BK5");
+    for (i, (from, to)) in [(47, 42), (5, 10), (42, 47), (10, 5), (47, 42), (5, 10)]
+        .into_iter()
+        .enumerate()
+    {
+        p = p.play(&find(&p, from, to));
+        if i % 2 == 0 {
+            let c = p.king_counter(Side::White);
+            assert_eq!((c.count, c.square), (i as u8 / 2 + 1, to));
+        } else {
+            assert_eq!(p.king_counter(Side::Black).count, 0);
+        }
+    }
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![mv(49, 43, &[], false), mv(49, 44, &[], false)]
+    );
+    // The same position with the counter at 2 still lets the king move.
+    let fresh = pos(RefVariant::Frisian, "W:WK42,49:BK5").with_king_counter(Side::White, 2, 42);
+    assert!(fresh.moves(false).iter().any(|m| m.from == 42));
+    // A man move resets the counter; the king may move again next turn.
+    p = p.play(&find(&p, 49, 43));
+    assert_eq!(p.king_counter(Side::White).count, 0);
+    p = p.play(&find(&p, 10, 5));
+    assert!(p.moves(false).iter().any(|m| m.from == 42));
+}
+
+/// Frisian Art. 17: another king is not restricted; moving it starts a new count of 1.
+/// With only kings (no man) there is no restriction at all.
+#[test]
+fn frisian_king_restriction_other_king_art_17() {
+    let p = pos(RefVariant::Frisian, "W:WK42,K46,49:BK5").with_king_counter(Side::White, 3, 42);
+    let moves = p.moves(false);
+    assert!(moves.iter().all(|m| m.from != 42));
+    assert!(moves.iter().any(|m| m.from == 46));
+    let after = p.play(&find(&p, 46, 41));
+    let c = after.king_counter(Side::White);
+    assert_eq!((c.count, c.square), (1, 41));
+
+    let kings_only = pos(RefVariant::Frisian, "W:WK42,K46:BK5").with_king_counter(Side::White, 3, 42);
+    assert!(kings_only.moves(false).iter().any(|m| m.from == 42));
+}
+
+/// Frisian Art. 17 + Art. 20 / D-F3: if the only moves left are forbidden king moves, the player
+/// has no legal move (the man on 45 is blocked, the king on 46 has made three moves).
+#[test]
+fn frisian_no_legal_move_d_f3() {
+    let fen = "W:W45,K46:B25,34,35,40";
+    assert!(!pos(RefVariant::Frisian, fen).moves(false).is_empty());
+    let blocked = pos(RefVariant::Frisian, fen).with_king_counter(Side::White, 3, 46);
+    assert!(blocked.moves(false).is_empty());
+    assert_eq!(perft(&blocked, 3, false), 0);
+}
+
+/// Frisian Art. 17 bookkeeping (rules.md §2.6): the counter is cleared when the tracked king is
+/// captured, and when the player has no men left.
+#[test]
+fn frisian_counter_cleared_art_17() {
+    // Black 23x32 takes the white king on 28 that the counter tracks.
+    let p = pos(RefVariant::Frisian, "B:WK28,46:B23").with_king_counter(Side::White, 2, 28);
+    let after = p.play(&find(&p, 23, 32));
+    assert_eq!(after.king_counter(Side::White).count, 0);
+    // Black 23x32 takes White's last man on 28: White has only kings now.
+    let p = pos(RefVariant::Frisian, "B:WK50,28:B23").with_king_counter(Side::White, 2, 50);
+    let after = p.play(&find(&p, 23, 32));
+    assert_eq!(after.count(Side::White), (0, 1));
+    assert_eq!(after.king_counter(Side::White).count, 0);
+    // Other variants never track anything.
+    let p = pos(RefVariant::International, "W:WK47,49:BK5");
+    let after = p.play(&find(&p, 47, 42));
+    assert_eq!(after.king_counter(Side::White).count, 0);
+}
