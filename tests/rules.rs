@@ -2,8 +2,11 @@
 //! or decision (rules.md) it checks.
 
 use tempo::bits::Bits;
-use tempo::draughts::{Brazilian, English, Frisian, International, Russian};
-use tempo::game::{Duplicates, Game, MoveList, MoveStyle};
+use tempo::draughts::{
+    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, Frisian, International, Italian, Killer,
+    Pool, Portuguese, Russian, Spanish, Thai,
+};
+use tempo::game::{Duplicates, Game, MoveList, MoveStyle, Outcome, Side};
 
 fn moves<G: Game>(pos: &G) -> Vec<String> {
     let mut list = MoveList::new();
@@ -232,4 +235,153 @@ fn d_f3_positions_differ_by_king_run_in_key() {
     let b = play(&play(&play(&play(&a, "46-41"), "1-7"), "41-46"), "7-1");
     assert_eq!(a.to_hub(), b.to_hub(), "same pieces");
     assert_ne!(a.key(), b.key(), "but the king run differs");
+}
+
+// Italian, Spanish and Portuguese are played on the mirrored board: the dark squares are those with
+// an even file + rank sum (b1, d1, ..., a2, c2, ...).
+
+#[test]
+fn italian_men_may_not_capture_kings() {
+    // FID RegTec (dctl italian.hpp): a man never captures a king. The man c2 faces a king on d3
+    // with e4 empty: no capture, so it simply moves.
+    let p: Italian = pos("W:Wc2:BKd3");
+    assert!(moves(&p).iter().all(|m| m.contains('-')), "{:?}", moves(&p));
+    // The same square held by a man is taken.
+    let p: Italian = pos("W:Wc2:Bd3");
+    assert_eq!(moves(&p).len(), 1);
+    assert!(moves(&p)[0].contains('x'));
+}
+
+#[test]
+fn italian_precedence_capture_with_the_king_first() {
+    // FID: equal numbers of pieces, so the capture must be made with the king: h3 (24) takes g4
+    // (20) landing on f5 (15); the man c2 may not take d3.
+    let p: Italian = pos("W:Wc2,Kh3:Bd3,g4");
+    assert_eq!(moves(&p), vec!["24x15x20"]);
+}
+
+#[test]
+fn italian_precedence_most_kings() {
+    // FID: the king c4 can take the king b5 or the man d5 (one piece either way): it must take
+    // the king.
+    let p: Italian = pos("W:WKc4:BKb5,d5");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(play(&p, &m[0]).kings().count(), 1, "the black king is gone");
+}
+
+#[test]
+fn spanish_precedence_most_pieces_then_most_kings() {
+    // dctl spanish.hpp: one piece either way; taking the king (c2 over d3) beats taking the man
+    // (g2 over f3).
+    let p: Spanish = pos("W:Wc2,g2:BKd3,f3");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(play(&p, &m[0]).kings().is_empty());
+    let q: Portuguese = pos("W:Wc2,g2:BKd3,f3");
+    assert_eq!(moves(&q), m, "Portuguese rules are the Spanish rules");
+}
+
+#[test]
+fn czech_a_king_capture_goes_first() {
+    // dctl czech.hpp: the man a3 can take b4; the king h2 can take g3 (landing f4 .. b8). When a
+    // king can capture, a king must: only the five king captures are legal.
+    let p: Czech = pos("W:Wa3,Kh2:Bb4,g3");
+    let m = moves(&p);
+    assert_eq!(m.len(), 5, "{m:?}");
+    // Russian rules, free choice: the man's capture is legal too.
+    let r: Russian = pos("W:Wa3,Kh2:Bb4,g3");
+    assert_eq!(moves(&r).len(), 6);
+}
+
+#[test]
+fn pool_man_passing_the_king_row_stays_a_man() {
+    // APCA (dctl pool.hpp): men capture backwards; a man is crowned only when its move ends on the
+    // king row. b6 takes c7 to d8, then e7 backwards to f6: it ends as a man.
+    let p: Pool = pos("W:Wb6:Bc7,e7");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].split('x').count() - 2, 2);
+    assert!(play(&p, &m[0]).kings().is_empty());
+    // Russian: crowned on d8, it goes on as a king.
+    let r: Russian = pos("W:Wb6:Bc7,e7");
+    assert!(moves(&r).iter().all(|mv| play(&r, mv).kings().count() == 1));
+}
+
+#[test]
+fn thai_king_lands_right_behind_the_captured_piece() {
+    // Mindsports Thai: the king a1 takes c3 and lands on d4, not further.
+    let p: Thai = pos("W:WKa1:Bc3,h8");
+    assert_eq!(moves(&p).len(), 1, "{:?}", moves(&p));
+    let r: Russian = pos("W:WKa1:Bc3,h8");
+    assert_eq!(
+        moves(&r).len(),
+        4,
+        "a flying king elsewhere may land on d4, e5, f6 or g7"
+    );
+}
+
+#[test]
+fn thai_captured_pieces_leave_at_once() {
+    // dctl is_passing_capture: pieces are removed as they are jumped. The king a1 takes c3 (d4),
+    // c5 (b6), c7 (d8), f6 (g5), e3 (d2), and then, over the square c3 has left, b4 (a5): six
+    // pieces. Under the Turkish strike (Russian) c3 still stands there and b4 stays out of reach.
+    let b4 = "17";
+    let taken = |m: &String| m.split('x').skip(2).map(str::to_string).collect::<Vec<_>>();
+    let p: Thai = pos("W:WKa1:Bc3,c5,c7,f6,e3,b4");
+    let m = moves(&p);
+    assert!(
+        m.iter()
+            .any(|mv| taken(mv).len() == 6 && taken(mv).contains(&b4.to_string())),
+        "{m:?}"
+    );
+    let r: Russian = pos("W:WKa1:Bc3,c5,c7,f6,e3,b4");
+    assert!(
+        moves(&r).iter().all(|mv| !taken(mv).contains(&b4.to_string())),
+        "{:?}",
+        moves(&r)
+    );
+}
+
+#[test]
+fn killer_king_halts_behind_a_captured_king() {
+    // Killer draughts (mindsports, dctl killer.hpp): a king whose last captured piece is a king
+    // must land right behind it. King a1 (46) takes the king c3 (37): only d4 (32).
+    let k: Killer = pos("W:WKa1:BKc3,a9");
+    assert_eq!(moves(&k), vec!["46x32x37"]);
+    let i: International = pos("W:WKa1:BKc3,a9");
+    assert_eq!(moves(&i).len(), 7, "international: any square behind");
+    // Capturing a man, the killer king lands anywhere behind.
+    let k: Killer = pos("W:WKa1:Bc3,a9");
+    assert_eq!(moves(&k).len(), 7);
+}
+
+#[test]
+fn breakthrough_first_king_wins() {
+    // lidraughts Breakthrough: the first player to crown a king wins.
+    let p: Breakthrough = pos("W:W6:B45");
+    assert_eq!(p.outcome(), None);
+    let after = play(&p, "6-1");
+    assert_eq!(after.outcome(), Some(Outcome::Win(Side::White)));
+    let i: International = pos("W:W6:B45");
+    assert_eq!(play(&i, "6-1").outcome(), None);
+}
+
+#[test]
+fn antidraughts_no_move_wins() {
+    // lidraughts Antidraughts: a player who cannot move (here: no pieces left) wins.
+    let p: Antidraughts = pos("W:W33:B28");
+    let after = play(&p, "33x22");
+    assert_eq!(after.outcome(), Some(Outcome::Win(Side::Black)));
+    let i: International = pos("W:W33:B28");
+    assert_eq!(play(&i, "33x22").outcome(), Some(Outcome::Win(Side::White)));
+}
+
+#[test]
+fn canadian_board_is_12x12_with_30_men_a_side() {
+    let p = Canadian::start();
+    assert_eq!(p.pieces(Side::White).count(), 30);
+    assert_eq!(p.pieces(Side::Black).count(), 30);
+    assert_eq!(moves(&p).len(), 11, "PDN GameType 27, perft d1");
+    assert_eq!(p.to_fen(), Canadian::from_fen("W:W43-72:B1-30").unwrap().to_fen());
 }

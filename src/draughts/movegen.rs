@@ -279,14 +279,15 @@ impl<R: Rules> Captures<'_, R> {
     /// an empty square behind it.
     #[inline(always)]
     fn victim(&self, sq: BitsOf<R>, d: i32, captured: BitsOf<R>) -> BitsOf<R> {
+        let free = self.free(captured);
         let mut t = sq.shift(d);
         if R::FLYING_KINGS {
-            while !(t & self.empty).is_empty() {
+            while !(t & free).is_empty() {
                 t = t.shift(d);
             }
         }
         let t = t & self.opp & !captured;
-        if (t.shift(d) & self.empty).is_empty() {
+        if (t.shift(d) & free).is_empty() {
             BitsOf::<R>::EMPTY
         } else {
             t
