@@ -1,0 +1,106 @@
+//! The fast generator against the deliberately simple reference generator of `tests/reference`
+//! (written from the rules text, sharing no code with `src/`): perft for Frysk!, which has no
+//! published counts, and move lists along random games in the six foundation variants.
+
+#[path = "reference/mod.rs"]
+mod reference;
+
+use reference::{RefMove, RefPos, RefVariant};
+use tempo::draughts::{Brazilian, English, Frisian, Frysk, International, Russian};
+use tempo::game::{Duplicates, Game, MoveList, MoveStyle};
+use tempo::perft::perft;
+use tempo::zobrist::splitmix;
+
+/// A reference move in Hub form: `from-to`, or `fromxto` and the captured squares ascending.
+fn hub(m: &RefMove) -> String {
+    if m.captured.is_empty() {
+        format!("{}-{}", m.from, m.to)
+    } else {
+        let caps: Vec<String> = m.captured.iter().map(|c| c.to_string()).collect();
+        format!("{}x{}x{}", m.from, m.to, caps.join("x"))
+    }
+}
+
+/// Plays `games` random games in both generators, comparing the sorted move lists (both duplicate
+/// policies) and the position after each move. Returns the number of positions compared.
+fn compare_games<G: Game>(v: RefVariant, games: u64, plies: usize) -> usize {
+    let mut compared = 0;
+    let mut list = MoveList::new();
+    for game in 0..games {
+        let mut pos = G::start();
+        let mut rpos = RefPos::start(v);
+        let mut seed = splitmix(game ^ 0xC0FFEE);
+        for _ in 0..plies {
+            for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
+                pos.generate_with(dup, &mut list);
+                let mut ours: Vec<String> = list.iter().map(|m| pos.format_move(m, MoveStyle::Hub)).collect();
+                let mut theirs: Vec<String> = rpos.moves(keep).iter().map(hub).collect();
+                ours.sort();
+                theirs.sort();
+                assert_eq!(ours, theirs, "{v:?} {dup:?} at {}", pos.to_fen());
+            }
+            compared += 1;
+            pos.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            seed = splitmix(seed);
+            let mv = list[(seed % list.len() as u64) as usize];
+            let text = pos.format_move(&mv, MoveStyle::Hub);
+            let rmv = rpos
+                .moves(false)
+                .into_iter()
+                .find(|m| hub(m) == text)
+                .expect("same move list");
+            pos = pos.play(&mv);
+            rpos = rpos.play(&rmv);
+            let theirs = G::from_fen(&rpos.to_fen()).expect("reference FEN reads");
+            assert_eq!(theirs.to_hub(), pos.to_hub(), "{v:?} after {text}");
+        }
+    }
+    compared
+}
+
+#[test]
+fn frysk_perft_agrees_with_the_reference() {
+    // Frysk! has no published counts (rules.md §2.9): both generators must agree.
+    let start = RefPos::start(RefVariant::Frysk);
+    for depth in 1..=5 {
+        for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
+            let ours = perft(&Frysk::start(), depth, dup);
+            assert_eq!(
+                ours,
+                reference::perft(&start, depth, keep),
+                "depth {depth} {dup:?}"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "deeper Frysk! perft against the slow reference: about a minute"]
+fn frysk_perft_agrees_with_the_reference_deep() {
+    let start = RefPos::start(RefVariant::Frysk);
+    for depth in 6..=7 {
+        for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
+            let ours = perft(&Frysk::start(), depth, dup);
+            assert_eq!(
+                ours,
+                reference::perft(&start, depth, keep),
+                "depth {depth} {dup:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_games_agree_with_the_reference() {
+    let n = compare_games::<International>(RefVariant::International, 150, 200)
+        + compare_games::<Russian>(RefVariant::Russian, 150, 200)
+        + compare_games::<Brazilian>(RefVariant::Brazilian, 150, 200)
+        + compare_games::<English>(RefVariant::English, 150, 200)
+        + compare_games::<Frisian>(RefVariant::Frisian, 150, 200)
+        + compare_games::<Frysk>(RefVariant::Frysk, 150, 200);
+    eprintln!("{n} positions compared");
+    assert!(n > 20_000, "only {n} positions compared");
+}
