@@ -4,7 +4,10 @@
 #[path = "reference/mod.rs"]
 mod reference;
 
-use reference::{RefMove, RefPos, RefVariant, Side, perft, rc_to_square, square_to_rc};
+use reference::{
+    MidCapturePromotion, RefMove, RefPos, RefVariant, Side, TURKISH_MID_CAPTURE_PROMOTION, full_rc_to_square,
+    full_square_to_rc, perft, perft_every_path, rc_to_square, square_to_rc,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Published perft counts (copied from shared/reference/perft/start-positions.tsv; sources: dctl
@@ -619,4 +622,412 @@ fn frisian_counter_cleared_art_17() {
     let p = pos(RefVariant::International, "W:WK47,49:BK5");
     let after = p.play(&find(&p, 47, 42));
     assert_eq!(after.king_counter(Side::White).count, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turkish (Dama): rules.md §6 Turkish row, Wikipedia "Turkish draughts"
+// ---------------------------------------------------------------------------------------------
+
+/// Published perft counts from the start (source: the kish engine, `src/perft.rs` tests and
+/// its README). They are NOT merged counts in the D-A1 sense: kish keeps every capture path and
+/// counts a king's straight run over two pieces once per square it may touch down on between
+/// them, which is what [`perft_every_path`] counts. Up to d6 every convention gives the same
+/// number; from d7 on they differ (see `TURKISH_OURS`).
+const TURKISH: &[(u32, u64)] = &[
+    (1, 8),
+    (2, 64),
+    (3, 708),
+    (4, 7538),
+    (5, 85090),
+    (6, 931312),
+    (7, 10782382),
+    (8, 123290300),
+    (9, 1454144462),
+];
+
+/// The D-A1 merged and kept (PDN 3.0 paths) counts, computed by this reference (not published):
+/// `(depth, merged, kept)`. d1-d6 equal the published ones.
+const TURKISH_OURS: &[(u32, u64, u64)] = &[(7, 10782308, 10782308), (8, 123285642, 0)];
+
+/// Checks the published Turkish counts for `depths` (kish convention) with the mid-capture
+/// promotion switch at its default ([`TURKISH_MID_CAPTURE_PROMOTION`]); up to d6 also the merged
+/// and kept counts, which are the same there.
+fn check_turkish(depths: std::ops::RangeInclusive<u32>) {
+    assert_eq!(TURKISH_MID_CAPTURE_PROMOTION, MidCapturePromotion::AtOnce);
+    let pos = RefPos::start(RefVariant::Turkish);
+    for &(depth, published) in TURKISH.iter().filter(|r| depths.contains(&r.0)) {
+        let t = std::time::Instant::now();
+        let got = perft_every_path(&pos, depth);
+        println!("Turkish d{depth} every path: {got} ({:.2?})", t.elapsed());
+        assert_eq!(got, published, "Turkish every-path (kish) d{depth}");
+        if depth <= 6 {
+            assert_eq!(perft(&pos, depth, false), published, "Turkish merged d{depth}");
+            assert_eq!(perft(&pos, depth, true), published, "Turkish kept d{depth}");
+        }
+    }
+}
+
+// Timings (test profile, one core): d1-6 ~0.5 s, d7 ~2 s per count, d8 ~25 s per count,
+// d9 ~5 min.
+
+#[test]
+fn perft_turkish() {
+    check_turkish(1..=7);
+    // d7 is the first depth where the kish count and the D-A1 merged count differ.
+    let pos = RefPos::start(RefVariant::Turkish);
+    assert_eq!(perft(&pos, 7, false), TURKISH_OURS[0].1, "Turkish merged d7");
+}
+
+#[test]
+#[ignore = "slow: Turkish d8 (every path and merged), ~50 s"]
+fn perft_turkish_d8() {
+    check_turkish(8..=8);
+    let pos = RefPos::start(RefVariant::Turkish);
+    assert_eq!(perft(&pos, 8, false), TURKISH_OURS[1].1, "Turkish merged d8");
+}
+
+#[test]
+#[ignore = "very slow: Turkish d9, ~5 min"]
+fn perft_turkish_d9() {
+    check_turkish(9..=9);
+}
+
+/// The Turkish mid-capture promotion switch against the published counts: with `AtEnd` (the man
+/// stays a man until the move is over) d1-d8 are the same as with `AtOnce`; d9 is the first
+/// published depth that can tell them apart. Prints the `AtEnd` count.
+#[test]
+#[ignore = "very slow: Turkish d9 with the other promotion switch, ~5 min"]
+fn turkish_promotion_switch_at_end_d9() {
+    let pos = RefPos::start(RefVariant::Turkish).with_turkish_promotion(MidCapturePromotion::AtEnd);
+    let t = std::time::Instant::now();
+    let got = perft_every_path(&pos, 9);
+    println!("Turkish d9 every path with AtEnd: {got} ({:.2?})", t.elapsed());
+}
+
+/// The kish convention counts a king's straight run over two pieces once per touch-down square:
+/// the king on 57 runs up over 41 and 17 (with 33 and 25 empty between them) and may touch down
+/// on 33 or 25, so 2 paths per final square (9, 1) where `moves(true)` has 1 (PDN 3.0).
+#[test]
+fn every_path_counts_touch_downs() {
+    let p = pos(RefVariant::Turkish, "W:WK57:B17,41");
+    assert_eq!(p.moves(false).len(), 2);
+    assert_eq!(p.moves(true).len(), 2);
+    let mut paths: Vec<Vec<u8>> = p.moves_every_path().iter().map(|m| m.path.clone()).collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        vec![vec![57, 25, 1], vec![57, 25, 9], vec![57, 33, 1], vec![57, 33, 9]]
+    );
+}
+
+/// Numbering for the all-squares boards (brief / rules.md §7.1 style): 1 = a8, 8 = h8, 57 = a1,
+/// 64 = h1; the start FEN `W:W41-56:B9-24` (rules.md §6: 16 men on rows 2-3) round-trips.
+#[test]
+fn turkish_numbering_and_fen_7_1_7_2() {
+    assert_eq!(full_square_to_rc(8, 1), (0, 0));
+    assert_eq!(full_square_to_rc(8, 8), (0, 7));
+    assert_eq!(full_square_to_rc(8, 57), (7, 0));
+    assert_eq!(full_square_to_rc(8, 64), (7, 7));
+    for n in 1..=64u8 {
+        let (r, c) = full_square_to_rc(8, n);
+        assert_eq!(full_rc_to_square(8, r, c), Some(n));
+    }
+    assert_eq!(full_rc_to_square(8, 8, 0), None);
+    for v in [RefVariant::Turkish, RefVariant::Armenian] {
+        let start = RefPos::start(v);
+        assert_eq!(start.to_move, Side::White);
+        assert_eq!(start.count(Side::White), (16, 0));
+        assert_eq!(start.count(Side::Black), (16, 0));
+        assert_eq!(pos(v, &start.to_fen()), start);
+        let p = pos(v, "B:WK1,64:B57,K8");
+        assert_eq!(p.to_fen(), "B:WK1,64:BK8,57");
+        assert!(RefPos::from_fen(v, "W:W65:B1").is_err());
+    }
+    let start = RefPos::start(RefVariant::Turkish);
+    assert_eq!(
+        start.to_fen(),
+        format!(
+            "W:W{}:B{}",
+            (41..=56).map(|n: u8| n.to_string()).collect::<Vec<_>>().join(","),
+            (9..=24).map(|n: u8| n.to_string()).collect::<Vec<_>>().join(",")
+        )
+    );
+}
+
+/// rules.md §6 Turkish row (Wikipedia Turkish draughts): a man steps one square forward or
+/// sideways, never backward or diagonally; it captures forward or sideways only, so the black man
+/// behind it (44) and the one diagonally ahead (27) are safe.
+#[test]
+fn turkish_man_moves_forward_and_sideways() {
+    let p = pos(RefVariant::Turkish, "W:W36:B27,44");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(36, 28, &[], false),
+            mv(36, 35, &[], false),
+            mv(36, 37, &[], false)
+        ]
+    );
+    // Black men move down the board.
+    let p = pos(RefVariant::Turkish, "B:W:B20");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(20, 19, &[], false),
+            mv(20, 21, &[], false),
+            mv(20, 28, &[], false)
+        ]
+    );
+    // Forward and sideways short captures.
+    let p = pos(RefVariant::Turkish, "W:W36:B28,35");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![mv(36, 20, &[28], false), mv(36, 34, &[35], false)]
+    );
+}
+
+/// rules.md §6 Turkish row: a king moves any distance orthogonally (never diagonally) and captures
+/// orthogonally at a distance, landing on any empty square beyond.
+#[test]
+fn turkish_flying_orthogonal_king() {
+    assert_eq!(pos(RefVariant::Turkish, "W:WK36:B").moves(false).len(), 14);
+    assert_eq!(
+        summary(&pos(RefVariant::Turkish, "W:WK36:B18,20").moves(false)),
+        vec![mv(36, 4, &[20], false), mv(36, 12, &[20], false)]
+    );
+}
+
+/// rules.md §6 Turkish row: no 180-degree turn within a capture. After 36x39/40 over 38 the king
+/// may not run back over its start square to take 34, nor the other way round.
+#[test]
+fn turkish_no_180_degree_turn() {
+    let p = pos(RefVariant::Turkish, "W:WK36:B34,38");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(36, 33, &[34], false),
+            mv(36, 39, &[38], false),
+            mv(36, 40, &[38], false)
+        ]
+    );
+    // A 90-degree turn is fine: 36x39 over 38, then up over 23 to 15 or 7 (two pieces, maximum).
+    let p = pos(RefVariant::Turkish, "W:WK36:B23,34,38");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![mv(36, 7, &[23, 38], false), mv(36, 15, &[23, 38], false)]
+    );
+}
+
+/// rules.md §6 Turkish row (and §8): captured pieces are removed as they are jumped. The king goes
+/// up over b3 (42), right over d5 (28), down over e3 (45), left over c2 (51) and then up column b
+/// again, through the square of the b3 piece taken first, over b7 (10) to b8 (2): five pieces.
+/// With the piece on b3 still standing it could take only four.
+#[test]
+fn turkish_captured_pieces_removed_at_once() {
+    let p = pos(RefVariant::Turkish, "W:WK58:B10,28,42,45,51");
+    let moves = p.moves(false);
+    assert_eq!(summary(&moves), vec![mv(58, 2, &[10, 28, 42, 45, 51], false)]);
+    assert_eq!(moves[0].path, vec![58, 26, 29, 53, 50, 2]);
+    assert_eq!(p.play(&moves[0]).to_fen(), "B:WK2:B");
+}
+
+/// rules.md §6 Turkish row "max count (king=man)": the man's two-piece capture must be taken
+/// rather than the king's one-piece capture.
+#[test]
+fn turkish_maximum_capture_king_equals_man() {
+    let p = pos(RefVariant::Turkish, "W:WK57,33:B34,36,49");
+    assert_eq!(summary(&p.moves(false)), vec![mv(33, 37, &[34, 36], false)]);
+}
+
+/// The Turkish mid-capture promotion switch (`TURKISH_MID_CAPTURE_PROMOTION`): 18x2 over 10
+/// reaches the last row. Crowned at once, the new king goes on along row 8 over 5 to 6, 7 or 8;
+/// staying a man until the end, it can only stop on 2 (it could take only an adjacent piece).
+#[test]
+fn turkish_mid_capture_promotion_switch() {
+    let fen = "W:W18:B5,10";
+    let at_once = pos(RefVariant::Turkish, fen).with_turkish_promotion(MidCapturePromotion::AtOnce);
+    assert_eq!(
+        summary(&at_once.moves(false)),
+        vec![
+            mv(18, 6, &[5, 10], true),
+            mv(18, 7, &[5, 10], true),
+            mv(18, 8, &[5, 10], true)
+        ]
+    );
+    let at_end = pos(RefVariant::Turkish, fen).with_turkish_promotion(MidCapturePromotion::AtEnd);
+    let moves = at_end.moves(false);
+    assert_eq!(summary(&moves), vec![mv(18, 2, &[10], true)]);
+    assert_eq!(at_end.play(&moves[0]).to_fen(), "B:WK2:B5");
+    // As a man on the last row it still captures sideways, adjacent pieces only.
+    let at_end = pos(RefVariant::Turkish, "W:W18:B3,10").with_turkish_promotion(MidCapturePromotion::AtEnd);
+    assert_eq!(summary(&at_end.moves(false)), vec![mv(18, 4, &[3, 10], true)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Armenian (Tama): rules.md §6 Armenian row (Ludii Tama.lud, from Wikipedia)
+// ---------------------------------------------------------------------------------------------
+
+/// rules.md §6 Armenian row: men move one square forward, diagonally forward or sideways; so the
+/// start position has 8 + 14 first moves (Turkish: 8).
+#[test]
+fn armenian_man_moves_diagonally_forward() {
+    let p = pos(RefVariant::Armenian, "W:W36:B");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(36, 27, &[], false),
+            mv(36, 28, &[], false),
+            mv(36, 29, &[], false),
+            mv(36, 35, &[], false),
+            mv(36, 37, &[], false),
+        ]
+    );
+    assert_eq!(RefPos::start(RefVariant::Armenian).moves(false).len(), 22);
+    // A man stepping diagonally onto the last row promotes.
+    assert_eq!(
+        summary(&pos(RefVariant::Armenian, "W:W10:B1,2,3").moves(false)),
+        vec![mv(10, 9, &[], false), mv(10, 11, &[], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Armenian, "W:W10:B1,2").moves(false)),
+        vec![
+            mv(10, 3, &[], true),
+            mv(10, 9, &[], false),
+            mv(10, 11, &[], false)
+        ]
+    );
+}
+
+/// rules.md §6 Armenian row: men capture only orthogonally forward or sideways. The pieces
+/// diagonally ahead (27) and behind (44) cannot be taken, so the man just moves; pieces ahead (28)
+/// and beside (35) can.
+#[test]
+fn armenian_men_capture_orthogonally_only() {
+    let p = pos(RefVariant::Armenian, "W:W36:B27,44");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(36, 28, &[], false),
+            mv(36, 29, &[], false),
+            mv(36, 35, &[], false),
+            mv(36, 37, &[], false)
+        ]
+    );
+    let p = pos(RefVariant::Armenian, "W:W36:B28,35");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![mv(36, 20, &[28], false), mv(36, 34, &[35], false)]
+    );
+}
+
+/// rules.md §6 Armenian row: a king moves any distance along all 8 lines (27 squares from d4 on an
+/// empty board) but captures only orthogonally: the piece on the diagonal (18) just blocks (25 moves), the
+/// one in the column (20) is taken from a distance.
+#[test]
+fn armenian_king_moves_diagonally_captures_orthogonally() {
+    assert_eq!(pos(RefVariant::Armenian, "W:WK36:B").moves(false).len(), 27);
+    let p = pos(RefVariant::Armenian, "W:WK36:B18");
+    let moves = p.moves(false);
+    assert_eq!(moves.len(), 25);
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.captured.is_empty() && m.to != 9 && m.to != 18)
+    );
+    assert!(moves.iter().any(|m| m.to == 27));
+    assert_eq!(
+        summary(&pos(RefVariant::Armenian, "W:WK36:B18,20").moves(false)),
+        vec![mv(36, 4, &[20], false), mv(36, 12, &[20], false)]
+    );
+}
+
+/// rules.md §6 Armenian row: no 180-degree turn within a capture (as in Turkish).
+#[test]
+fn armenian_no_180_degree_turn() {
+    let p = pos(RefVariant::Armenian, "W:WK36:B34,38");
+    assert_eq!(
+        summary(&p.moves(false)),
+        vec![
+            mv(36, 33, &[34], false),
+            mv(36, 39, &[38], false),
+            mv(36, 40, &[38], false)
+        ]
+    );
+}
+
+/// rules.md §6 Armenian row "promote mid-capture": 18x2 over 10 reaches the last row, the man is
+/// crowned at once and goes on as a flying king along row 8 over 5. It may not turn back down
+/// column b (180 degrees).
+#[test]
+fn armenian_mid_capture_promotion() {
+    let p = pos(RefVariant::Armenian, "W:W18:B5,10");
+    let moves = p.moves(false);
+    assert_eq!(
+        summary(&moves),
+        vec![
+            mv(18, 6, &[5, 10], true),
+            mv(18, 7, &[5, 10], true),
+            mv(18, 8, &[5, 10], true)
+        ]
+    );
+    let to7 = moves.iter().find(|m| m.to == 7).unwrap();
+    assert_eq!(to7.path, vec![18, 2, 7]);
+    assert_eq!(p.play(to7).to_fen(), "B:WK7:B");
+    let p = pos(RefVariant::Armenian, "W:W18:B10,34");
+    assert_eq!(summary(&p.moves(false)), vec![mv(18, 2, &[10], true)]);
+}
+
+/// Armenian perft from the start, computed by this reference (no published counts exist):
+/// `(depth, merged, kept, every path)`. Regression values only.
+const ARMENIAN: &[(u32, u64, u64, u64)] = &[
+    (1, 22, 22, 22),
+    (2, 484, 484, 484),
+    (3, 12174, 12174, 12174),
+    (4, 268670, 268670, 268670),
+    (5, 6280482, 6280482, 6280482),
+    (6, 135963566, 135963566, 0),
+];
+
+/// Prints (and checks against `ARMENIAN`) the Armenian perft counts for `depths`: merged, kept
+/// and every path. A 0 in the table means not recorded yet: printed only.
+fn print_armenian(depths: std::ops::RangeInclusive<u32>) {
+    let start = RefPos::start(RefVariant::Armenian);
+    for &(depth, merged, kept, every) in ARMENIAN.iter().filter(|r| depths.contains(&r.0)) {
+        let t = std::time::Instant::now();
+        let got = (
+            perft(&start, depth, false),
+            perft(&start, depth, true),
+            perft_every_path(&start, depth),
+        );
+        println!(
+            "Armenian perft d{depth}: merged {} kept {} every path {} ({:.2?})",
+            got.0,
+            got.1,
+            got.2,
+            t.elapsed()
+        );
+        for (name, want, have) in [
+            ("merged", merged, got.0),
+            ("kept", kept, got.1),
+            ("every path", every, got.2),
+        ] {
+            if want != 0 {
+                assert_eq!(have, want, "Armenian {name} d{depth}");
+            }
+        }
+    }
+}
+
+/// Armenian has no published perft: print d1..d5 (merged, kept, every path) for comparison with
+/// the engine (`cargo test --test reference_selftest armenian_perft -- --nocapture`); ~5 s.
+#[test]
+fn armenian_perft_print() {
+    print_armenian(1..=5);
+}
+
+/// Armenian d6, ~2.5 min (three counts of ~45 s each).
+#[test]
+#[ignore = "slow: Armenian d6, ~2.5 min"]
+fn armenian_perft_print_d6() {
+    print_armenian(6..=6);
 }

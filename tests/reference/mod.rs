@@ -1,5 +1,6 @@
-//! A deliberately simple, independent reference move generator for six draughts variants
-//! (International, Russian, Brazilian, English checkers, Frisian, Frysk!).
+//! A deliberately simple, independent reference move generator for eight draughts variants
+//! (International, Russian, Brazilian, English checkers, Frisian, Frysk!, and the orthogonal
+//! all-squares games Turkish Dama and Armenian Tama).
 //!
 //! It exists only to cross-check the engine's fast bitboard generator, so it shares no code with
 //! the `tempo` crate and is written straight from `rules.md` (sections 2, 3, 5, 6, 7 and the
@@ -9,6 +10,11 @@
 //!
 //! Orientation (rules.md §7.1): row 0 is the top of the board (Black's side), column 0 is the
 //! left as White sees it. White men move up (towards row 0), Black men move down.
+//!
+//! Turkish and Armenian (rules.md §6) use every square of the 8x8 board and capture
+//! orthogonally with captured pieces removed at once; they have their own capture search and
+//! move generator further down (section "Turkish and Armenian"), so the code of the six diagonal
+//! variants is not touched by them.
 //!
 //! Use from another integration test with
 //! `#[path = "reference/mod.rs"] mod reference;`.
@@ -25,6 +31,10 @@ pub enum RefVariant {
     English,
     Frisian,
     Frysk,
+    /// Turkish draughts (Dama), rules.md §6 and Wikipedia "Turkish draughts".
+    Turkish,
+    /// Armenian draughts (Tama), rules.md §6 (Ludii `Tama.lud`).
+    Armenian,
 }
 
 impl RefVariant {
@@ -33,12 +43,40 @@ impl RefVariant {
         match self {
             RefVariant::International | RefVariant::Frisian | RefVariant::Frysk => 10,
             RefVariant::Russian | RefVariant::Brazilian | RefVariant::English => 8,
+            RefVariant::Turkish | RefVariant::Armenian => 8,
         }
     }
 
-    /// Number of playable (dark) squares.
+    /// Turkish and Armenian play on all 64 squares (rules.md §6); the others on the dark ones.
+    pub fn uses_every_square(self) -> bool {
+        matches!(self, RefVariant::Turkish | RefVariant::Armenian)
+    }
+
+    /// Number of playable squares: the dark ones, or every square for Turkish / Armenian.
     pub fn squares(self) -> u8 {
-        (self.size() * self.size() / 2) as u8
+        if self.uses_every_square() {
+            (self.size() * self.size()) as u8
+        } else {
+            (self.size() * self.size() / 2) as u8
+        }
+    }
+
+    /// `(row, col)` of square `n` in this variant's numbering.
+    pub fn square_to_rc(self, n: u8) -> (i32, i32) {
+        if self.uses_every_square() {
+            full_square_to_rc(self.size(), n)
+        } else {
+            square_to_rc(self.size(), n)
+        }
+    }
+
+    /// Square number of `(row, col)` in this variant's numbering, `None` if not playable.
+    pub fn rc_to_square(self, row: i32, col: i32) -> Option<u8> {
+        if self.uses_every_square() {
+            full_rc_to_square(self.size(), row, col)
+        } else {
+            rc_to_square(self.size(), row, col)
+        }
     }
 
     /// Frisian and Frysk! share every rule except the setup (rules.md §2.9).
@@ -57,6 +95,9 @@ impl RefVariant {
             RefVariant::English => "B:W21-32:B1-12",
             // rules.md §2.9 (lidraughts Frysk.scala).
             RefVariant::Frysk => "W:W46,47,48,49,50:B1,2,3,4,5",
+            // rules.md §6: 16 men each on rows 2-3 (a2..h3 = 41-56) and 6-7 (a7..h6 = 9-24),
+            // White first (PDN GameType 30,W).
+            RefVariant::Turkish | RefVariant::Armenian => "W:W41-56:B9-24",
         }
     }
 }
@@ -147,6 +188,9 @@ pub struct RefPos {
     pub to_move: Side,
     /// Indexed by side: `[White, Black]`. Always cleared outside Frisian / Frysk!.
     pub king_counters: [KingCounter; 2],
+    /// Turkish only: what a man reaching the last row in the middle of a capture does. Starts as
+    /// [`TURKISH_MID_CAPTURE_PROMOTION`]; tests may flip it with `with_turkish_promotion`.
+    pub turkish_promotion: MidCapturePromotion,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,6 +216,23 @@ pub fn rc_to_square(size: usize, row: i32, col: i32) -> Option<u8> {
     Some((row * (s / 2) + col / 2 + 1) as u8)
 }
 
+/// `(row, col)` of square `n` on a board where every square is playable (Turkish, Armenian):
+/// 1..64 row by row from the top, left to right as White sees it (1 = a8, 8 = h8, 57 = a1,
+/// 64 = h1).
+pub fn full_square_to_rc(size: usize, n: u8) -> (i32, i32) {
+    let s = size as i32;
+    ((n as i32 - 1) / s, (n as i32 - 1) % s)
+}
+
+/// Square number of `(row, col)` when every square is playable, or `None` off the board.
+pub fn full_rc_to_square(size: usize, row: i32, col: i32) -> Option<u8> {
+    let s = size as i32;
+    if row < 0 || col < 0 || row >= s || col >= s {
+        return None;
+    }
+    Some((row * s + col + 1) as u8)
+}
+
 /// The four diagonal directions.
 const DIAGONALS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
 
@@ -193,6 +254,7 @@ impl RefPos {
             board: [[None; 10]; 10],
             to_move: Side::White,
             king_counters: [KingCounter::default(); 2],
+            turkish_promotion: TURKISH_MID_CAPTURE_PROMOTION,
         }
     }
 
@@ -215,15 +277,15 @@ impl RefPos {
     }
 
     fn on_board(&self, rc: Rc) -> bool {
-        rc_to_square(self.size(), rc.0, rc.1).is_some()
+        self.variant.rc_to_square(rc.0, rc.1).is_some()
     }
 
     fn sq(&self, rc: Rc) -> u8 {
-        rc_to_square(self.size(), rc.0, rc.1).expect("a dark square")
+        self.variant.rc_to_square(rc.0, rc.1).expect("a playable square")
     }
 
     fn rc(&self, n: u8) -> Rc {
-        square_to_rc(self.size(), n)
+        self.variant.square_to_rc(n)
     }
 
     /// The piece on square `n` (1-based).
@@ -240,6 +302,12 @@ impl RefPos {
     /// Sets one player's Frisian king-move counter (for tests; FEN does not carry it).
     pub fn with_king_counter(mut self, side: Side, count: u8, square: u8) -> RefPos {
         self.king_counters[side.index()] = KingCounter { count, square };
+        self
+    }
+
+    /// Sets the Turkish mid-capture promotion switch (for tests; see [`MidCapturePromotion`]).
+    pub fn with_turkish_promotion(mut self, rule: MidCapturePromotion) -> RefPos {
+        self.turkish_promotion = rule;
         self
     }
 
@@ -640,6 +708,9 @@ impl RefPos {
                     top
                 }
             }
+            RefVariant::Turkish | RefVariant::Armenian => {
+                unreachable!("Turkish and Armenian have their own move generator")
+            }
         }
     }
 
@@ -714,6 +785,9 @@ impl RefPos {
     /// compulsory. With `keep_duplicates == false`, capture paths with the same start, end,
     /// captured set (and promotion flag) count as one move (D-A1); otherwise every path is kept.
     pub fn moves(&self, keep_duplicates: bool) -> Vec<RefMove> {
+        if self.variant.uses_every_square() {
+            return self.orthogonal_moves(keep_duplicates, false);
+        }
         let captures = self.all_captures();
         if captures.is_empty() {
             return self.simple_moves();
@@ -787,6 +861,322 @@ impl RefPos {
         }
         next
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turkish (Dama) and Armenian (Tama): every square, orthogonal captures (rules.md §6)
+// ---------------------------------------------------------------------------------------------
+
+/// What a man that reaches the last row in the middle of a capture does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MidCapturePromotion {
+    /// (a) It stays a man until the move is over (going on, if it can, as a man, i.e. sideways
+    /// along the last row) and is crowned at the end, standing on the last row.
+    AtEnd,
+    /// (b) It becomes a king at once and goes on capturing as a king.
+    AtOnce,
+}
+
+/// ===> THE TURKISH MID-CAPTURE PROMOTION SWITCH <===
+///
+/// rules.md §6 does not say what a Turkish man does when it reaches the last row in the middle
+/// of a capture. `AtOnce` (crowned at once, goes on capturing as a king) is what the kish engine,
+/// the source of the published perft counts, implements; with it this reference reproduces all
+/// published counts d1-d8 (d9 see `tests/reference_selftest.rs`). `AtEnd` gives the same counts
+/// up to d8, so only d9 can separate them (`turkish_promotion_switch_at_end_d9`).
+pub const TURKISH_MID_CAPTURE_PROMOTION: MidCapturePromotion = MidCapturePromotion::AtOnce;
+
+/// The four orthogonal steps on a board where every square is used.
+const ROOK_STEPS: [(i32, i32); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// The eight steps of an Armenian king (orthogonal and diagonal).
+const QUEEN_STEPS: [(i32, i32); 8] = [
+    (-1, 0),
+    (1, 0),
+    (0, -1),
+    (0, 1),
+    (-1, -1),
+    (-1, 1),
+    (1, -1),
+    (1, 1),
+];
+
+/// Capture search for Turkish and Armenian. Unlike [`CaptureSearch`], the board is changed as the
+/// search goes: a captured piece is taken off the moment it is jumped (rules.md §6 Turkish row
+/// "captured pieces removed immediately"; Armenian assumed the same, and rules.md §8), so a later
+/// jump may pass over or land on its square, and the moving piece's start square is empty.
+struct OrthogonalSearch {
+    side: Side,
+    from: Rc,
+    started_as_king: bool,
+    /// Does a man reaching the last row mid-capture become a king at once (and go on as one)?
+    crown_at_once: bool,
+    /// Count a king's straight run over two pieces once per touch-down square (the kish
+    /// convention, see [`RefPos::moves_every_path`]) instead of once (PDN 3.0, `straight_on`).
+    every_landing: bool,
+    promotion_row: i32,
+    found: Vec<RefMove>,
+}
+
+impl OrthogonalSearch {
+    /// Directions in which a piece captures (rules.md §6): men forward or sideways (never
+    /// backward, never diagonally), kings along the four orthogonal lines, in both variants.
+    fn capture_directions(&self, king: bool) -> Vec<(i32, i32)> {
+        if king {
+            ROOK_STEPS.to_vec()
+        } else {
+            vec![(self.side.forward(), 0), (0, -1), (0, 1)]
+        }
+    }
+
+    /// Every jump available to a piece on `at` on `board`. `last_dir` is the direction of the
+    /// previous jump of this sequence, if any.
+    fn jumps(&self, board: &RefPos, at: Rc, king: bool, last_dir: Option<(i32, i32)>) -> Vec<Jump> {
+        let mut result = Vec::new();
+        for (dr, dc) in self.capture_directions(king) {
+            if last_dir == Some((-dr, -dc)) {
+                // rules.md §6 (Turkish and Armenian rows): no 180-degree turn within a capture.
+                continue;
+            }
+            let is_enemy = |rc: Rc| board.on_board(rc) && board.at(rc).is_some_and(|p| p.side != self.side);
+            let is_empty = |rc: Rc| board.on_board(rc) && board.at(rc).is_none();
+            if king {
+                // Flying orthogonal king: any number of empty squares, one enemy piece, then one
+                // or more empty squares to land on.
+                let mut cur = (at.0 + dr, at.1 + dc);
+                while is_empty(cur) {
+                    cur = (cur.0 + dr, cur.1 + dc);
+                }
+                if !is_enemy(cur) {
+                    continue;
+                }
+                let victim = cur;
+                let mut landings = Vec::new();
+                let mut land = (victim.0 + dr, victim.1 + dc);
+                while is_empty(land) {
+                    landings.push(land);
+                    land = (land.0 + dr, land.1 + dc);
+                }
+                if !landings.is_empty() {
+                    result.push(Jump {
+                        dir: (dr, dc),
+                        victim,
+                        landings,
+                    });
+                }
+            } else {
+                // Man: short leap over an adjacent enemy onto the empty square right behind it.
+                let victim = (at.0 + dr, at.1 + dc);
+                let land = (at.0 + 2 * dr, at.1 + 2 * dc);
+                if is_enemy(victim) && is_empty(land) {
+                    result.push(Jump {
+                        dir: (dr, dc),
+                        victim,
+                        landings: vec![land],
+                    });
+                }
+            }
+        }
+        result
+    }
+
+    /// Extends the sequence ending on `at`; see [`CaptureSearch::extend`] for `straight_on`
+    /// (a king running along one line over two pieces makes one path, not one per touch-down
+    /// square). `captured` holds the squares jumped so far, in order; they are empty on `board`.
+    #[allow(clippy::too_many_arguments)]
+    fn extend(
+        &mut self,
+        board: &mut RefPos,
+        at: Rc,
+        king: bool,
+        last_dir: Option<(i32, i32)>,
+        straight_on: Option<(i32, i32)>,
+        captured: &mut Vec<Rc>,
+        path: &mut Vec<Rc>,
+    ) {
+        let jumps = self.jumps(board, at, king, last_dir);
+        if jumps.is_empty() {
+            // The sequence ends only where no further jump exists; the maximum-capture rule
+            // would discard a shorter one anyway.
+            if !captured.is_empty() {
+                self.record(board, king, captured, path);
+            }
+            return;
+        }
+        for jump in jumps {
+            if straight_on == Some(jump.dir) && !self.every_landing {
+                continue;
+            }
+            // Removed the moment it is jumped (rules.md §6).
+            let victim_piece = board.at(jump.victim);
+            board.set(jump.victim, None);
+            captured.push(jump.victim);
+            for &land in &jump.landings {
+                let right_behind = (jump.victim.0 + jump.dir.0, jump.victim.1 + jump.dir.1);
+                let straight_on = (land != right_behind).then_some(jump.dir);
+                path.push(land);
+                // Mid-capture promotion: Armenian always crowns at once (rules.md §6 Armenian
+                // row); Turkish follows the switch `TURKISH_MID_CAPTURE_PROMOTION`.
+                let crowned = !king && land.0 == self.promotion_row && self.crown_at_once;
+                self.extend(
+                    board,
+                    land,
+                    king || crowned,
+                    Some(jump.dir),
+                    straight_on,
+                    captured,
+                    path,
+                );
+                path.pop();
+            }
+            captured.pop();
+            board.set(jump.victim, victim_piece);
+        }
+    }
+
+    /// Stores a finished sequence. A man promotes if it was crowned on the way or ends on the
+    /// last row (which a man, never moving backward, cannot leave once there).
+    fn record(&mut self, board: &RefPos, king_now: bool, captured: &[Rc], path: &[Rc]) {
+        let last = *path.last().expect("path has the start square");
+        let promotes = !self.started_as_king && (king_now || last.0 == self.promotion_row);
+        let mut captured_squares: Vec<u8> = captured.iter().map(|&c| board.sq(c)).collect();
+        captured_squares.sort_unstable();
+        self.found.push(RefMove {
+            from: board.sq(self.from),
+            to: board.sq(last),
+            captured: captured_squares,
+            path: path.iter().map(|&p| board.sq(p)).collect(),
+            promotes,
+        });
+    }
+}
+
+impl RefPos {
+    fn promotion_row_of(&self, side: Side) -> i32 {
+        match side {
+            Side::White => 0,
+            Side::Black => self.size() as i32 - 1,
+        }
+    }
+
+    /// All complete capture sequences (Turkish / Armenian) of the side to move.
+    fn orthogonal_captures(&self, every_landing: bool) -> Vec<RefMove> {
+        let side = self.to_move;
+        let crown_at_once = match self.variant {
+            RefVariant::Armenian => true,
+            _ => self.turkish_promotion == MidCapturePromotion::AtOnce,
+        };
+        let mut found = Vec::new();
+        for from in self.pieces_of(side) {
+            let piece = self.at(from).expect("own piece");
+            let mut board = self.clone();
+            board.set(from, None);
+            let mut search = OrthogonalSearch {
+                side,
+                from,
+                started_as_king: piece.king,
+                crown_at_once,
+                every_landing,
+                promotion_row: self.promotion_row_of(side),
+                found: Vec::new(),
+            };
+            let mut captured = Vec::new();
+            let mut path = vec![from];
+            search.extend(&mut board, from, piece.king, None, None, &mut captured, &mut path);
+            found.append(&mut search.found);
+        }
+        found
+    }
+
+    /// Non-capturing moves (Turkish / Armenian, rules.md §6): a Turkish man steps one square
+    /// forward or sideways, an Armenian man also diagonally forward; a Turkish king slides any
+    /// distance orthogonally, an Armenian king along all 8 lines. A man stopping on the last row
+    /// promotes.
+    fn orthogonal_simple_moves(&self) -> Vec<RefMove> {
+        let side = self.to_move;
+        let promotion_row = self.promotion_row_of(side);
+        let f = side.forward();
+        let mut result = Vec::new();
+        for from in self.pieces_of(side) {
+            let piece = self.at(from).expect("own piece");
+            let from_sq = self.sq(from);
+            let (steps, max_steps): (Vec<(i32, i32)>, i32) = match (self.variant, piece.king) {
+                (RefVariant::Turkish, false) => (vec![(f, 0), (0, -1), (0, 1)], 1),
+                (_, false) => (vec![(f, 0), (f, -1), (f, 1), (0, -1), (0, 1)], 1),
+                (RefVariant::Turkish, true) => (ROOK_STEPS.to_vec(), self.size() as i32),
+                (_, true) => (QUEEN_STEPS.to_vec(), self.size() as i32),
+            };
+            for (dr, dc) in steps {
+                for k in 1..=max_steps {
+                    let to = (from.0 + k * dr, from.1 + k * dc);
+                    if !self.on_board(to) || self.at(to).is_some() {
+                        break;
+                    }
+                    let to_sq = self.sq(to);
+                    result.push(RefMove {
+                        from: from_sq,
+                        to: to_sq,
+                        captured: Vec::new(),
+                        path: vec![from_sq, to_sq],
+                        promotes: !piece.king && to.0 == promotion_row,
+                    });
+                }
+            }
+        }
+        result
+    }
+
+    /// Legal moves for Turkish / Armenian: captures are compulsory and the sequence taking the
+    /// most pieces must be chosen, a king counting as a man (rules.md §6); duplicates merged as
+    /// in [`RefPos::moves`] (D-A1).
+    fn orthogonal_moves(&self, keep_duplicates: bool, every_landing: bool) -> Vec<RefMove> {
+        let captures = self.orthogonal_captures(every_landing);
+        if captures.is_empty() {
+            return self.orthogonal_simple_moves();
+        }
+        let best = captures.iter().map(|m| m.captured.len()).max().unwrap_or(0);
+        let mut result: Vec<RefMove> = Vec::new();
+        for m in captures.into_iter().filter(|m| m.captured.len() == best) {
+            let duplicate = !keep_duplicates
+                && result.iter().any(|r| {
+                    r.from == m.from && r.to == m.to && r.captured == m.captured && r.promotes == m.promotes
+                });
+            if !duplicate {
+                result.push(m);
+            }
+        }
+        result
+    }
+}
+
+impl RefPos {
+    /// Turkish / Armenian only: every capture path, with no merging and with a king's straight
+    /// run over two pieces counted once per square it may touch down on between them (with 2
+    /// empty squares between the pieces: 2 paths where `moves(true)` gives 1). This is how the
+    /// kish engine counts, and so what its published Turkish perft numbers are (they are not
+    /// merged counts in the D-A1 sense).
+    pub fn moves_every_path(&self) -> Vec<RefMove> {
+        assert!(
+            self.variant.uses_every_square(),
+            "moves_every_path is for Turkish / Armenian only"
+        );
+        self.orthogonal_moves(true, true)
+    }
+}
+
+/// Perft counting with [`RefPos::moves_every_path`] (the kish convention; Turkish / Armenian).
+pub fn perft_every_path(pos: &RefPos, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.moves_every_path();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| perft_every_path(&pos.play(m), depth - 1))
+        .sum()
 }
 
 /// Number of leaf nodes of the legal-move tree at `depth` plies (no draw rules).
