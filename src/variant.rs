@@ -38,6 +38,10 @@ pub enum Variant {
     Breakthrough,
     /// Antidraughts: international, a player who cannot move wins.
     Antidraughts,
+    /// Turkish draughts (Dama), all 64 squares, orthogonal moves.
+    Turkish,
+    /// Armenian draughts (Tama), all 64 squares.
+    Armenian,
     /// Sixteen Soldiers (Sholo Guti) on the 37-point alquerque board with triangles.
     SixteenSoldiers,
     /// MuchADo on the hexagonal board of side 4.
@@ -46,7 +50,7 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the order `--help` lists them.
-    pub const ALL: [Variant; 18] = [
+    pub const ALL: [Variant; 20] = [
         Variant::International,
         Variant::Russian,
         Variant::Brazilian,
@@ -63,6 +67,8 @@ impl Variant {
         Variant::Killer,
         Variant::Breakthrough,
         Variant::Antidraughts,
+        Variant::Turkish,
+        Variant::Armenian,
         Variant::SixteenSoldiers,
         Variant::MuchAdo,
     ];
@@ -86,6 +92,8 @@ impl Variant {
             Variant::Killer => "killer",
             Variant::Breakthrough => "breakthrough",
             Variant::Antidraughts => "antidraughts",
+            Variant::Turkish => "turkish",
+            Variant::Armenian => "armenian",
             Variant::SixteenSoldiers => "sixteen-soldiers",
             Variant::MuchAdo => "muchado",
         }
@@ -100,7 +108,7 @@ impl Variant {
             Variant::English => &["checkers", "american"],
             Variant::Frisian => &[],
             Variant::Frysk => &["frysk!"],
-            Variant::Italian => &["dama"],
+            Variant::Italian => &["italiana"],
             Variant::Spanish => &[],
             Variant::Portuguese => &[],
             Variant::Czech => &[],
@@ -110,6 +118,8 @@ impl Variant {
             Variant::Killer => &[],
             Variant::Breakthrough => &["bt"],
             Variant::Antidraughts => &["losing", "giveaway"],
+            Variant::Turkish => &["dama"],
+            Variant::Armenian => &["tama"],
             Variant::SixteenSoldiers => &["sixteen", "sholo-guti"],
             Variant::MuchAdo => &["much-ado"],
         }
@@ -220,6 +230,14 @@ macro_rules! with_variant {
             }
             $crate::variant::Variant::Antidraughts => {
                 type $g = $crate::draughts::Antidraughts;
+                $body
+            }
+            $crate::variant::Variant::Turkish => {
+                type $g = $crate::draughts::Turkish;
+                $body
+            }
+            $crate::variant::Variant::Armenian => {
+                type $g = $crate::draughts::Armenian;
                 $body
             }
             $crate::variant::Variant::SixteenSoldiers => {

@@ -45,6 +45,16 @@ pub trait Geometry: 'static + Send + Sync {
     /// Spanish). The layout is then the mirror image of the standard one; rules are symmetric, so
     /// only coordinates and numbering change.
     const MIRRORED: bool = false;
+    /// Every square of the board is a playing square (Turkish, Armenian), numbered 1 = a8 .. 64 = h1.
+    const FULL: bool = false;
+
+    /// The squares one step from `x` in direction `d`. The padded layouts need no edge test here
+    /// (a step off the board lands on padding, which callers mask away); the full board masks the
+    /// file a step would wrap round to.
+    #[inline(always)]
+    fn step(x: Self::B, d: i32) -> Self::B {
+        x.shift(d)
+    }
 
     /// Squares a row.
     const HALF: i32 = (Self::WIDTH / 2) as i32;
@@ -85,6 +95,9 @@ pub trait Geometry: 'static + Send + Sync {
     /// `(column, row)` of a bit index: column 0 = file a (White's left), row 0 = the top row.
     fn coords(bit: u32) -> (u32, u32) {
         let n = Self::BIT_TO_SQUARE[bit as usize] as u32;
+        if Self::FULL {
+            return (n % Self::WIDTH, n / Self::WIDTH);
+        }
         let half = Self::WIDTH / 2;
         let row = n / half;
         let k = n % half;
@@ -99,6 +112,9 @@ pub trait Geometry: 'static + Send + Sync {
     fn at(col: u32, row: u32) -> Option<u32> {
         if col >= Self::WIDTH || row >= Self::HEIGHT {
             return None;
+        }
+        if Self::FULL {
+            return Self::bit_of((row * Self::WIDTH + col) as usize + 1);
         }
         let odd = ((row + Self::HEIGHT) % 2 == 0) != Self::MIRRORED;
         let dark_col_parity = if odd { 1 } else { 0 };
@@ -204,6 +220,57 @@ diagonal_board!(
     false
 );
 
+/// The full 8x8 board (Turkish, Armenian): all 64 squares, bit = 8 * row + column, row 0 at the top.
+/// Orthogonal steps are one square; steps that would wrap round an edge are masked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board8Full;
+
+impl Board8Full {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = Self::FILE_A << 7;
+    const IDENTITY: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = i as u8;
+            i += 1;
+        }
+        t
+    };
+}
+
+impl Geometry for Board8Full {
+    type B = u64;
+    const WIDTH: u32 = 8;
+    const HEIGHT: u32 = 8;
+    const SQUARES: usize = 64;
+    const VALID: u64 = !0;
+    const TOP_ROW: u64 = 0xFF;
+    const BOTTOM_ROW: u64 = 0xFF << 56;
+    const SQUARE_TO_BIT: &'static [u8] = &Self::IDENTITY;
+    const BIT_TO_SQUARE: &'static [u8] = &Self::IDENTITY;
+    const FULL: bool = true;
+    const UP_LEFT: i32 = -9;
+    const UP_RIGHT: i32 = -7;
+    const DOWN_LEFT: i32 = 7;
+    const DOWN_RIGHT: i32 = 9;
+    const UP: i32 = -8;
+    const DOWN: i32 = 8;
+    const LEFT: i32 = -1;
+    const RIGHT: i32 = 1;
+
+    #[inline(always)]
+    fn step(x: u64, d: i32) -> u64 {
+        // A step with a rightward component may not land on file a, nor a leftward one on file h.
+        let mask = match d {
+            1 | 9 | -7 => !Self::FILE_A,
+            -1 | -9 | 7 => !Self::FILE_H,
+            _ => !0,
+        };
+        x.shift(d) & mask
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +339,43 @@ mod tests {
         );
         check_steps::<Board12>();
         assert_eq!(Board12::VALID.count(), 72);
+    }
+
+    #[test]
+    fn board8_full_steps_never_wrap() {
+        type G = Board8Full;
+        let dirs = [
+            (G::UP_LEFT, -1, -1),
+            (G::UP_RIGHT, 1, -1),
+            (G::DOWN_LEFT, -1, 1),
+            (G::DOWN_RIGHT, 1, 1),
+            (G::UP, 0, -1),
+            (G::DOWN, 0, 1),
+            (G::LEFT, -1, 0),
+            (G::RIGHT, 1, 0),
+        ];
+        for n in 1..=64 {
+            let b = G::bit_of(n).unwrap();
+            let (c, r) = G::coords(b);
+            assert_eq!(G::at(c, r), Some(b));
+            for &(d, dc, dr) in &dirs {
+                let (tc, tr) = (c as i32 + dc, r as i32 + dr);
+                let inside = (0..8).contains(&tc) && (0..8).contains(&tr);
+                let t = G::step(1u64 << b, d);
+                if inside {
+                    assert_eq!(
+                        t,
+                        1u64 << G::at(tc as u32, tr as u32).unwrap(),
+                        "square {n} dir {d}"
+                    );
+                } else {
+                    assert_eq!(t, 0, "square {n} dir {d} wraps");
+                }
+            }
+        }
+        // 1 = a8, 64 = h1.
+        assert_eq!(G::coords(G::bit_of(1).unwrap()), (0, 0));
+        assert_eq!(G::coords(G::bit_of(64).unwrap()), (7, 7));
     }
 
     #[test]

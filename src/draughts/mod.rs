@@ -196,23 +196,26 @@ impl<R: Rules> Draughts<R> {
         let to_bit = BitsOf::<R>::bit(to);
         let was_king = self.kings.has(from);
         let mut next = *self;
+        let mut key = self.key;
 
-        // from == to (a king capturing round to its start) leaves the piece set unchanged.
-        next.pieces[me] ^= from_bit ^ to_bit;
-        let mut key = self.key ^ Self::piece_key(me, was_king, from);
-        let is_king = was_king || mv.promotes;
-        key ^= Self::piece_key(me, is_king, to);
-        if was_king {
-            next.kings ^= from_bit ^ to_bit;
-        } else if mv.promotes {
-            next.kings |= to_bit;
-        }
+        // Captured pieces go first: with immediate removal (Thai, Turkish) the capturer may end on
+        // a square it emptied earlier in the same move.
         if !mv.captured.is_empty() {
             for c in mv.captured.iter() {
                 key ^= Self::piece_key(them, self.kings.has(c), c);
             }
             next.pieces[them] &= !mv.captured;
             next.kings &= !mv.captured;
+        }
+        // from == to (a king capturing round to its start) leaves the piece set unchanged.
+        next.pieces[me] ^= from_bit ^ to_bit;
+        key ^= Self::piece_key(me, was_king, from);
+        let is_king = was_king || mv.promotes;
+        key ^= Self::piece_key(me, is_king, to);
+        if was_king {
+            next.kings ^= from_bit ^ to_bit;
+        } else if mv.promotes {
+            next.kings |= to_bit;
         }
         if R::KING_MOVE_LIMIT > 0 {
             key ^= Self::run_key(0, self.runs[0]) ^ Self::run_key(1, self.runs[1]);
@@ -369,3 +372,7 @@ pub type Killer = Draughts<rules::KillerRules>;
 pub type Breakthrough = Draughts<rules::BreakthroughRules>;
 /// Antidraughts.
 pub type Antidraughts = Draughts<rules::AntidraughtsRules>;
+/// Turkish draughts.
+pub type Turkish = Draughts<rules::TurkishRules>;
+/// Armenian draughts.
+pub type Armenian = Draughts<rules::ArmenianRules>;

@@ -11,73 +11,93 @@
 //! Without a capture, quiet moves are generated, or for bulk counting only counted with popcounts.
 
 use super::geom::Geometry;
-use super::rules::{CapturePromotion, Precedence, Rules};
+use super::rules::{CapturePromotion, Movement, Precedence, Rules};
 use super::{BitsOf, Draughts, Move};
 use crate::bits::Bits;
 use crate::game::{Duplicates, MoveList, Side};
 
-/// The set holding bit `i`, or the empty set when `i` is outside the bit range.
-#[inline(always)]
-fn at<B: Bits>(i: i32) -> B {
-    if (i as u32) < B::WIDTH {
-        B::bit(i as u32)
-    } else {
-        B::EMPTY
-    }
+/// Up to eight directions and how many of them are used.
+pub(super) type Dirs = ([i32; 8], usize);
+
+fn dirs(list: &[i32]) -> Dirs {
+    let mut d = [0; 8];
+    d[..list.len()].copy_from_slice(list);
+    (d, list.len())
 }
 
-/// Whether bit `i` (possibly out of range) is in `set`.
+/// Straight forward for this side: White moves up the board (towards square 1).
 #[inline(always)]
-fn has<B: Bits>(set: B, i: i32) -> bool {
-    !(set & at::<B>(i)).is_empty()
+fn ahead<R: Rules, const WHITE: bool>() -> i32 {
+    if WHITE { R::Board::UP } else { R::Board::DOWN }
 }
 
-/// Directions in which men of this side capture: the four diagonals, or only the two forward ones
-/// (FMJD 4.2; English men capture forward only), plus the orthogonals in Frisian (Art. 7).
-#[inline(always)]
-fn man_capture_dirs<R: Rules, const WHITE: bool>() -> ([i32; 8], usize) {
-    let mut dirs = [0; 8];
-    let mut n = 0;
-    if R::MEN_CAPTURE_BACKWARD {
-        for d in R::Board::DIAGONALS {
-            dirs[n] = d;
-            n += 1;
-        }
-    } else {
-        for d in forward::<R, WHITE>() {
-            dirs[n] = d;
-            n += 1;
-        }
-    }
-    if R::ORTHOGONAL_CAPTURES {
-        for d in R::Board::ORTHOGONALS {
-            dirs[n] = d;
-            n += 1;
-        }
-    }
-    (dirs, n)
-}
-
-/// Directions in which kings capture.
-#[inline(always)]
-fn king_capture_dirs<R: Rules>() -> ([i32; 8], usize) {
-    let mut dirs = [0; 8];
-    dirs[..4].copy_from_slice(&R::Board::DIAGONALS);
-    if R::ORTHOGONAL_CAPTURES {
-        dirs[4..].copy_from_slice(&R::Board::ORTHOGONALS);
-        (dirs, 8)
-    } else {
-        (dirs, 4)
-    }
-}
-
-/// The two forward diagonals of a side: White moves up the board (towards square 1).
+/// The two forward diagonals of this side.
 #[inline(always)]
 fn forward<R: Rules, const WHITE: bool>() -> [i32; 2] {
     if WHITE {
         [R::Board::UP_LEFT, R::Board::UP_RIGHT]
     } else {
         [R::Board::DOWN_LEFT, R::Board::DOWN_RIGHT]
+    }
+}
+
+/// Directions in which men of this side step.
+#[inline(always)]
+pub(super) fn man_step_dirs<R: Rules, const WHITE: bool>() -> Dirs {
+    let [fl, fr] = forward::<R, WHITE>();
+    let (f, l, r) = (ahead::<R, WHITE>(), R::Board::LEFT, R::Board::RIGHT);
+    match R::MOVEMENT {
+        Movement::Diagonal => dirs(&[fl, fr]),
+        Movement::Orthogonal => dirs(&[f, l, r]),
+        Movement::Tama => dirs(&[f, fl, fr, l, r]),
+    }
+}
+
+/// Directions in which men of this side capture: the four diagonals, or only the two forward ones
+/// (FMJD 4.2; English men capture forward only), plus the orthogonals in Frisian (Art. 7); straight
+/// forward and sideways in Turkish and Armenian.
+#[inline(always)]
+pub(super) fn man_capture_dirs<R: Rules, const WHITE: bool>() -> Dirs {
+    let [fl, fr] = forward::<R, WHITE>();
+    let (f, l, r) = (ahead::<R, WHITE>(), R::Board::LEFT, R::Board::RIGHT);
+    match R::MOVEMENT {
+        Movement::Orthogonal | Movement::Tama => dirs(&[f, l, r]),
+        Movement::Diagonal => match (R::MEN_CAPTURE_BACKWARD, R::ORTHOGONAL_CAPTURES) {
+            (true, false) => dirs(&R::Board::DIAGONALS),
+            (false, false) => dirs(&[fl, fr]),
+            (true, true) => {
+                let (o, d) = (R::Board::ORTHOGONALS, R::Board::DIAGONALS);
+                dirs(&[d[0], d[1], d[2], d[3], o[0], o[1], o[2], o[3]])
+            }
+            (false, true) => {
+                let o = R::Board::ORTHOGONALS;
+                dirs(&[fl, fr, o[0], o[1], o[2], o[3]])
+            }
+        },
+    }
+}
+
+/// Directions in which kings move without capturing.
+#[inline(always)]
+pub(super) fn king_step_dirs<R: Rules>() -> Dirs {
+    let (d, o) = (R::Board::DIAGONALS, R::Board::ORTHOGONALS);
+    match R::MOVEMENT {
+        Movement::Diagonal => dirs(&d),
+        Movement::Orthogonal => dirs(&o),
+        Movement::Tama => dirs(&[d[0], d[1], d[2], d[3], o[0], o[1], o[2], o[3]]),
+    }
+}
+
+/// Directions in which kings capture.
+#[inline(always)]
+pub(super) fn king_capture_dirs<R: Rules>() -> Dirs {
+    let (d, o) = (R::Board::DIAGONALS, R::Board::ORTHOGONALS);
+    match R::MOVEMENT {
+        Movement::Orthogonal | Movement::Tama => dirs(&o),
+        Movement::Diagonal if R::ORTHOGONAL_CAPTURES => {
+            dirs(&[d[0], d[1], d[2], d[3], o[0], o[1], o[2], o[3]])
+        }
+        Movement::Diagonal => dirs(&d),
     }
 }
 
@@ -95,11 +115,11 @@ fn promotion_row<R: Rules, const WHITE: bool>() -> BitsOf<R> {
 /// one step only for short-range kings.
 #[inline(always)]
 fn slide<R: Rules>(from: BitsOf<R>, d: i32, empty: BitsOf<R>) -> BitsOf<R> {
-    let mut x = from.shift(d) & empty;
+    let mut x = R::Board::step(from, d) & empty;
     let mut all = x;
     if R::FLYING_KINGS {
         while !x.is_empty() {
-            x = x.shift(d) & empty;
+            x = R::Board::step(x, d) & empty;
             all |= x;
         }
     }
@@ -112,7 +132,7 @@ fn capturing_men<R: Rules, const WHITE: bool>(men: BitsOf<R>, opp: BitsOf<R>, em
     let (dirs, n) = man_capture_dirs::<R, WHITE>();
     let mut found = BitsOf::<R>::EMPTY;
     for &d in &dirs[..n] {
-        found |= men & opp.shift(-d) & empty.shift(-2 * d);
+        found |= men & R::Board::step(opp, -d) & R::Board::step(R::Board::step(empty, -d), -d);
     }
     found
 }
@@ -131,8 +151,8 @@ fn kings_can_capture<R: Rules>(kings: BitsOf<R>, opp: BitsOf<R>, empty: BitsOf<R
         } else {
             kings
         };
-        let hit = reach.shift(d) & opp;
-        !(hit.shift(d) & empty).is_empty()
+        let hit = R::Board::step(reach, d) & opp;
+        !(R::Board::step(hit, d) & empty).is_empty()
     })
 }
 
@@ -232,7 +252,7 @@ impl<R: Rules> Captures<'_, R> {
     }
 
     /// Continues a man's sequence from `sq` (a single-square set) with `captured` taken so far.
-    fn man<const WHITE: bool>(&mut self, sq: BitsOf<R>, captured: BitsOf<R>) {
+    fn man<const WHITE: bool>(&mut self, sq: BitsOf<R>, captured: BitsOf<R>, came: i32) {
         let (dirs, n) = man_capture_dirs::<R, WHITE>();
         let mut victims = self.opp & !captured;
         if !R::MEN_CAPTURE_KINGS {
@@ -241,9 +261,14 @@ impl<R: Rules> Captures<'_, R> {
         let free = self.free(captured);
         let mut found = false;
         for &d in &dirs[..n] {
+            // With pieces removed as they are jumped, turning back would cross the square just
+            // emptied: a capture never turns 180 degrees (Turkish, Thai).
+            if R::IMMEDIATE_REMOVAL && d == -came {
+                continue;
+            }
             // The layout turns every step off the board into a padding bit or nothing at all.
-            let mid = sq.shift(d) & victims;
-            let land = mid.shift(d) & free;
+            let mid = R::Board::step(sq, d) & victims;
+            let land = R::Board::step(mid, d) & free;
             if land.is_empty() {
                 continue;
             }
@@ -253,7 +278,7 @@ impl<R: Rules> Captures<'_, R> {
             if !(land & promotion_row::<R, WHITE>()).is_empty() {
                 match R::CAPTURE_PROMOTION {
                     CapturePromotion::ContinuesAsKing => {
-                        self.king(land, taken, true);
+                        self.king(land, taken, true, d);
                         self.first_king = saved;
                         continue;
                     }
@@ -265,7 +290,7 @@ impl<R: Rules> Captures<'_, R> {
                     CapturePromotion::Stays => {}
                 }
             }
-            self.man::<WHITE>(land, taken);
+            self.man::<WHITE>(land, taken, d);
             self.first_king = saved;
         }
         if !found && !captured.is_empty() {
@@ -280,14 +305,14 @@ impl<R: Rules> Captures<'_, R> {
     #[inline(always)]
     fn victim(&self, sq: BitsOf<R>, d: i32, captured: BitsOf<R>) -> BitsOf<R> {
         let free = self.free(captured);
-        let mut t = sq.shift(d);
+        let mut t = R::Board::step(sq, d);
         if R::FLYING_KINGS {
             while !(t & free).is_empty() {
-                t = t.shift(d);
+                t = R::Board::step(t, d);
             }
         }
         let t = t & self.opp & !captured;
-        if (t.shift(d) & free).is_empty() {
+        if (R::Board::step(t, d) & free).is_empty() {
             BitsOf::<R>::EMPTY
         } else {
             t
@@ -296,10 +321,13 @@ impl<R: Rules> Captures<'_, R> {
 
     /// Continues a king's sequence from `sq`, in every direction. `promotes` marks a man crowned
     /// during this capture (Russian).
-    fn king(&mut self, sq: BitsOf<R>, captured: BitsOf<R>, promotes: bool) {
+    fn king(&mut self, sq: BitsOf<R>, captured: BitsOf<R>, promotes: bool, came: i32) {
         let (dirs, n) = king_capture_dirs::<R>();
         let mut found = false;
         for &d in &dirs[..n] {
+            if R::IMMEDIATE_REMOVAL && d == -came {
+                continue;
+            }
             let t = self.victim(sq, d, captured);
             if !t.is_empty() {
                 found = true;
@@ -318,9 +346,9 @@ impl<R: Rules> Captures<'_, R> {
     /// on one of those squares, or by going straight on to the next piece of the line. Going
     /// straight is one trajectory whichever square it passes, so it is explored once.
     fn king_jumped(&mut self, t: BitsOf<R>, d: i32, captured: BitsOf<R>, promotes: bool) {
-        let first = t.shift(d);
+        let first = R::Board::step(t, d);
         if !R::FLYING_KINGS {
-            self.king(first, captured, promotes);
+            self.king(first, captured, promotes, d);
             return;
         }
         let (dirs, n) = king_capture_dirs::<R>();
@@ -344,7 +372,7 @@ impl<R: Rules> Captures<'_, R> {
                 }
             }
             last = l;
-            l = l.shift(d);
+            l = R::Board::step(l, d);
             if R::KING_LANDS_BEHIND || (l & free).is_empty() {
                 break;
             }
@@ -368,7 +396,7 @@ impl<R: Rules> Captures<'_, R> {
                 if l == last {
                     break;
                 }
-                l = l.shift(d);
+                l = R::Board::step(l, d);
             }
         }
     }
@@ -412,7 +440,7 @@ fn captures<R: Rules, const WHITE: bool>(
         walk.from = sq as u8;
         walk.by_king = false;
         walk.empty = empty | BitsOf::<R>::bit(sq);
-        walk.man::<WHITE>(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY);
+        walk.man::<WHITE>(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY, 0);
     }
     if ckings {
         for sq in kings.iter() {
@@ -420,7 +448,7 @@ fn captures<R: Rules, const WHITE: bool>(
             walk.by_king = true;
             // FMJD 4.8: the king's start square is empty during its own capture.
             walk.empty = empty | BitsOf::<R>::bit(sq);
-            walk.king(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY, false);
+            walk.king(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY, false, 0);
         }
     }
 }
@@ -440,8 +468,9 @@ fn generate_side<R: Rules, const WHITE: bool>(
     let empty = pos.empty();
     let men = own & !pos.kings;
     let promo = promotion_row::<R, WHITE>();
-    for d in forward::<R, WHITE>() {
-        for to in (men.shift(d) & empty).iter() {
+    let (steps, n) = man_step_dirs::<R, WHITE>();
+    for &d in &steps[..n] {
+        for to in (R::Board::step(men, d) & empty).iter() {
             let from = (to as i32 - d) as u8;
             list.push(Move {
                 captured: BitsOf::<R>::EMPTY,
@@ -452,20 +481,16 @@ fn generate_side<R: Rules, const WHITE: bool>(
         }
     }
     let kings = own & pos.kings & !pos.restricted_king();
+    let (steps, n) = king_step_dirs::<R>();
     for k in kings.iter() {
-        for d in R::Board::DIAGONALS {
-            let mut t = k as i32 + d;
-            while has(empty, t) {
+        for &d in &steps[..n] {
+            for to in slide::<R>(BitsOf::<R>::bit(k), d, empty).iter() {
                 list.push(Move {
                     captured: BitsOf::<R>::EMPTY,
                     from: k as u8,
-                    to: t as u8,
+                    to: to as u8,
                     promotes: false,
                 });
-                if !R::FLYING_KINGS {
-                    break;
-                }
-                t += d;
             }
         }
     }
@@ -493,12 +518,14 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -
         }
     }
     let mut n = 0;
-    for d in forward::<R, WHITE>() {
-        n += (men.shift(d) & empty).count();
+    let (steps, count) = man_step_dirs::<R, WHITE>();
+    for &d in &steps[..count] {
+        n += (R::Board::step(men, d) & empty).count();
     }
     let kings = kings & !pos.restricted_king();
     if !kings.is_empty() {
-        for d in R::Board::DIAGONALS {
+        let (steps, count) = king_step_dirs::<R>();
+        for &d in &steps[..count] {
             n += slide::<R>(kings, d, empty).count();
         }
     }

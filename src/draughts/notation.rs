@@ -15,7 +15,7 @@
 
 use super::geom::Geometry;
 use super::rules::{CapturePromotion, Notation, Rules};
-use super::{BitsOf, Draughts, Move};
+use super::{BitsOf, Draughts, Move, movegen};
 use crate::bits::Bits;
 use crate::game::{Game, MoveError, MoveList, MoveStyle, Side};
 
@@ -65,22 +65,23 @@ pub(super) fn parse_square<R: Rules>(s: &str) -> Option<u32> {
 
 /// Every capture path of `mv`, as the list of squares where the piece lands after each capture.
 fn capture_paths<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>) -> Vec<Vec<u32>> {
-    let me = pos.side.index();
+    let from = BitsOf::<R>::bit(mv.from.into());
     let mut walk = PathWalk::<R> {
-        empty: pos.empty() | BitsOf::<R>::bit(mv.from.into()),
+        empty: pos.empty() | from,
+        captured: mv.captured,
         to: mv.to.into(),
         white: pos.side == Side::White,
         path: Vec::new(),
         out: Vec::new(),
     };
-    let king = pos.kings.has(mv.from.into());
-    debug_assert!(pos.pieces[me].has(mv.from.into()));
-    walk.step(mv.from.into(), king, mv.captured);
+    walk.step(from, !(pos.kings & from).is_empty(), mv.captured, 0);
     walk.out
 }
 
+/// A walk over the capture paths of one move, for notation only (not a hot path).
 struct PathWalk<R: Rules> {
     empty: BitsOf<R>,
+    captured: BitsOf<R>,
     to: u32,
     white: bool,
     path: Vec<u32>,
@@ -88,61 +89,62 @@ struct PathWalk<R: Rules> {
 }
 
 impl<R: Rules> PathWalk<R> {
-    fn on(&self, set: BitsOf<R>, i: i32) -> bool {
-        (i as u32) < BitsOf::<R>::WIDTH && set.has(i as u32)
-    }
-
-    /// Extends the path from `sq`, jumping only pieces of `left` (captured pieces not yet jumped).
-    fn step(&mut self, sq: u32, king: bool, left: BitsOf<R>) {
+    /// Extends the path from `sq`, jumping only pieces of `left` (captured pieces not yet jumped);
+    /// `came` is the direction of the last jump.
+    fn step(&mut self, sq: BitsOf<R>, king: bool, left: BitsOf<R>, came: i32) {
         if self.out.len() >= PATH_LIMIT {
             return;
         }
         if left.is_empty() {
-            if sq == self.to {
+            if sq.lowest() == self.to {
                 self.out.push(self.path.clone());
             }
             return;
         }
-        let mut dirs: Vec<i32> = R::Board::DIAGONALS.to_vec();
-        if R::ORTHOGONAL_CAPTURES {
-            dirs.extend(R::Board::ORTHOGONALS);
-        }
-        let forward = if self.white {
-            [R::Board::UP_LEFT, R::Board::UP_RIGHT]
+        // The same movement rules as the generator: immediate removal frees the squares of
+        // pieces already jumped, and such a capture never turns back.
+        let free = if R::IMMEDIATE_REMOVAL {
+            self.empty | (self.captured & !left)
         } else {
-            [R::Board::DOWN_LEFT, R::Board::DOWN_RIGHT]
+            self.empty
         };
-        for d in dirs {
-            let backward_diagonal = R::Board::DIAGONALS.contains(&d) && !forward.contains(&d);
-            if !king && backward_diagonal && !R::MEN_CAPTURE_BACKWARD {
+        let (dirs, n) = match (king, self.white) {
+            (true, _) => movegen::king_capture_dirs::<R>(),
+            (false, true) => movegen::man_capture_dirs::<R, true>(),
+            (false, false) => movegen::man_capture_dirs::<R, false>(),
+        };
+        let promo = if self.white {
+            R::Board::TOP_ROW
+        } else {
+            R::Board::BOTTOM_ROW
+        };
+        let flying = king && R::FLYING_KINGS;
+        for &d in &dirs[..n] {
+            if R::IMMEDIATE_REMOVAL && d == -came {
                 continue;
             }
-            let mut t = sq as i32 + d;
-            if king && R::FLYING_KINGS {
-                while self.on(self.empty, t) {
-                    t += d;
+            let mut t = R::Board::step(sq, d);
+            if flying {
+                while !(t & free).is_empty() {
+                    t = R::Board::step(t, d);
                 }
             }
-            if !self.on(left, t) {
+            let t = t & left;
+            if t.is_empty() {
                 continue;
             }
-            let mut l = t + d;
-            while self.on(self.empty, l) {
-                let land = l as u32;
-                let promo = if self.white {
-                    R::Board::TOP_ROW
-                } else {
-                    R::Board::BOTTOM_ROW
-                };
-                let crowned =
-                    !king && promo.has(land) && R::CAPTURE_PROMOTION == CapturePromotion::ContinuesAsKing;
-                self.path.push(land);
-                self.step(land, king || crowned, left & !BitsOf::<R>::bit(t as u32));
+            let mut l = R::Board::step(t, d) & free;
+            while !l.is_empty() {
+                let crowned = !king
+                    && !(l & promo).is_empty()
+                    && R::CAPTURE_PROMOTION == CapturePromotion::ContinuesAsKing;
+                self.path.push(l.lowest());
+                self.step(l, king || crowned, left & !t, d);
                 self.path.pop();
-                if !(king && R::FLYING_KINGS) {
+                if !flying || R::KING_LANDS_BEHIND {
                     break;
                 }
-                l += d;
+                l = R::Board::step(l, d) & free;
             }
         }
     }

@@ -5,7 +5,7 @@
 //! §5), so a variant states only what differs (the approach of dctl's rule traits). The generator
 //! reads the constants at compile time: `if R::FLYING_KINGS` costs nothing at run time.
 
-use super::geom::{Board8, Board8Mirrored, Board10, Board12, Geometry};
+use super::geom::{Board8, Board8Full, Board8Mirrored, Board10, Board12, Geometry};
 use crate::game::Repetition;
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -40,6 +40,20 @@ pub enum CapturePromotion {
     EndsMove,
 }
 
+/// Which lines pieces step and capture along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Movement {
+    /// The draughts family: men step diagonally forward, kings move diagonally, captures run along
+    /// the diagonals (and the orthogonals too when `ORTHOGONAL_CAPTURES` is set, Frisian).
+    Diagonal,
+    /// Turkish draughts: men step and capture straight forward or sideways; kings move and capture
+    /// along ranks and files.
+    Orthogonal,
+    /// Armenian draughts (Tama): men step forward, diagonally forward or sideways and capture
+    /// forward or sideways; kings move along all eight lines and capture along ranks and files.
+    Tama,
+}
+
 /// How a game is won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -68,6 +82,8 @@ pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
     const NAME: &'static str;
     /// The initial position as PDN FEN.
     const START: &'static str;
+    /// Which lines pieces step and capture along.
+    const MOVEMENT: Movement = Movement::Diagonal;
     /// Kings move and capture at any distance (FMJD 3.9, 4.3); otherwise one step.
     const FLYING_KINGS: bool = true;
     /// Men capture backwards as well as forwards (FMJD 4.2).
@@ -321,4 +337,41 @@ impl Rules for AntidraughtsRules {
     const NAME: &'static str = "antidraughts";
     const START: &'static str = InternationalRules::START;
     const GOAL: Goal = Goal::NoMoveWins;
+}
+
+/// Turkish draughts, Dama (rules.md §6; Wikipedia; perft from the kish engine).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TurkishRules;
+impl Rules for TurkishRules {
+    // All 64 squares; 16 men a side on the second and third rows; White moves first.
+    type Board = Board8Full;
+    const NAME: &'static str = "turkish";
+    const START: &'static str = "W:W41-56:B9-24";
+    // Men step and capture forward or sideways, kings along ranks and files, at any distance.
+    const MOVEMENT: Movement = Movement::Orthogonal;
+    // The most pieces, a king counting as a man.
+    const PRECEDENCE: Precedence = Precedence::Quantity;
+    // Pieces leave the board as they are jumped; no 180-degree turn within a capture.
+    const IMMEDIATE_REMOVAL: bool = true;
+    // A man reaching the last row during a capture is crowned and goes on as a king.
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::ContinuesAsKing;
+    const NOTATION: Notation = Notation::Algebraic;
+}
+
+/// Armenian draughts, Tama (rules.md §6; Ludii `Tama.lud`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ArmenianRules;
+impl Rules for ArmenianRules {
+    type Board = Board8Full;
+    const NAME: &'static str = "armenian";
+    const START: &'static str = TurkishRules::START;
+    // Men step forward, diagonally forward or sideways; kings move along all eight lines; all
+    // captures along ranks and files.
+    const MOVEMENT: Movement = Movement::Tama;
+    const PRECEDENCE: Precedence = Precedence::Quantity;
+    // Removal as in Turkish draughts (the spec is silent; rules.md §8 groups them); no 180 turn.
+    const IMMEDIATE_REMOVAL: bool = true;
+    // A man crowned during a capture goes on as a king (rules.md §6).
+    const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::ContinuesAsKing;
+    const NOTATION: Notation = Notation::Algebraic;
 }
