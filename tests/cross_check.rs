@@ -6,7 +6,7 @@
 mod reference;
 
 use reference::{RefMove, RefPos, RefVariant};
-use tempo::draughts::{Brazilian, English, Frisian, Frysk, International, Russian};
+use tempo::draughts::{Armenian, Brazilian, English, Frisian, Frysk, International, Russian, Turkish};
 use tempo::game::{Duplicates, Game, MoveList, MoveStyle};
 use tempo::perft::perft;
 use tempo::zobrist::splitmix;
@@ -94,13 +94,57 @@ fn frysk_perft_agrees_with_the_reference_deep() {
 }
 
 #[test]
+fn armenian_and_turkish_perft_agree_with_the_reference() {
+    // Armenian has no published counts (rules.md §6); Turkish has kish's, which count a straight
+    // king capture once per square passed (tests/data/turkish-kish-merged.tsv): both are checked
+    // against the simple generator under D-A1, merged and kept.
+    for depth in 1..=4 {
+        for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
+            let reference = |v| reference::perft(&RefPos::start(v), depth, keep);
+            assert_eq!(
+                perft(&Armenian::start(), depth, dup),
+                reference(RefVariant::Armenian),
+                "d{depth}"
+            );
+            assert_eq!(
+                perft(&Turkish::start(), depth, dup),
+                reference(RefVariant::Turkish),
+                "d{depth}"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "deeper Armenian and Turkish perft against the slow reference"]
+fn armenian_and_turkish_perft_agree_with_the_reference_deep() {
+    for depth in 5..=6 {
+        for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
+            let reference = |v| reference::perft(&RefPos::start(v), depth, keep);
+            assert_eq!(
+                perft(&Armenian::start(), depth, dup),
+                reference(RefVariant::Armenian),
+                "d{depth}"
+            );
+            assert_eq!(
+                perft(&Turkish::start(), depth, dup),
+                reference(RefVariant::Turkish),
+                "d{depth}"
+            );
+        }
+    }
+}
+
+#[test]
 fn random_games_agree_with_the_reference() {
     let n = compare_games::<International>(RefVariant::International, 150, 200)
         + compare_games::<Russian>(RefVariant::Russian, 150, 200)
         + compare_games::<Brazilian>(RefVariant::Brazilian, 150, 200)
         + compare_games::<English>(RefVariant::English, 150, 200)
         + compare_games::<Frisian>(RefVariant::Frisian, 150, 200)
-        + compare_games::<Frysk>(RefVariant::Frysk, 150, 200);
+        + compare_games::<Frysk>(RefVariant::Frysk, 150, 200)
+        + compare_games::<Turkish>(RefVariant::Turkish, 150, 200)
+        + compare_games::<Armenian>(RefVariant::Armenian, 150, 200);
     eprintln!("{n} positions compared");
     assert!(n > 20_000, "only {n} positions compared");
 }
