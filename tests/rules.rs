@@ -6,6 +6,7 @@ use tempo::draughts::{
     Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, Frisian, International, Italian, Killer,
     Pool, Portuguese, Russian, Spanish, Thai,
 };
+use tempo::draughts::{Armenian, Turkish};
 use tempo::game::{Duplicates, Game, MoveList, MoveStyle, Outcome, Side};
 
 fn moves<G: Game>(pos: &G) -> Vec<String> {
@@ -384,4 +385,88 @@ fn canadian_board_is_12x12_with_30_men_a_side() {
     assert_eq!(p.pieces(Side::Black).count(), 30);
     assert_eq!(moves(&p).len(), 11, "PDN GameType 27, perft d1");
     assert_eq!(p.to_fen(), Canadian::from_fen("W:W43-72:B1-30").unwrap().to_fen());
+}
+
+// Turkish and Armenian use every square: 1 = a8 .. 64 = h1, written algebraically.
+
+#[test]
+fn turkish_men_step_forward_or_sideways_never_diagonally() {
+    // rules.md §6 (Turkish): a lone man on d4 may go to d5, c4 or e4.
+    let p: Turkish = pos("W:Wd4:Ba8");
+    let m: Vec<String> = moves(&p);
+    assert_eq!(m.len(), 3, "{m:?}");
+    let names: Vec<String> = {
+        let mut list = MoveList::new();
+        p.generate(&mut list);
+        let mut v: Vec<String> = list
+            .iter()
+            .map(|mv| p.format_move(mv, MoveStyle::Standard))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names, vec!["d4-c4", "d4-d5", "d4-e4"]);
+}
+
+#[test]
+fn turkish_majority_capture_and_no_turning_back() {
+    // rules.md §6 (Turkish): the man d4 can take c4 (landing b4) or e4 (landing f4) and then d5
+    // is out of reach; from b4 it may not turn back over c4's emptied square towards d4. With e4,
+    // e5 and e7 placed, the sequence d4xf4 then f5... The most pieces must be taken.
+    let p: Turkish = pos("W:Wd4:Bc4,e4,f5,f7,a8");
+    let m = moves(&p);
+    let most = m.iter().map(|s| s.split('x').count() - 2).max().unwrap();
+    assert_eq!(most, 3, "{m:?}");
+    assert!(m.iter().all(|s| s.split('x').count() - 2 == most), "{m:?}");
+    // A king may not turn back 180 degrees: e4 takes d4 (landing c4, b4 or a4) or g4 (landing h4),
+    // but never both, which would need the king to reverse over the square it has just emptied.
+    let q: Turkish = pos("W:WKe4:Bd4,g4,a8");
+    let m = moves(&q);
+    assert_eq!(m.len(), 4, "{m:?}");
+    assert!(m.iter().all(|s| s.split('x').count() - 2 == 1), "{m:?}");
+}
+
+#[test]
+fn turkish_king_moves_and_captures_along_ranks_and_files() {
+    // rules.md §6 (Turkish): flying orthogonal king. King d4 on an empty board: 14 moves.
+    let p: Turkish = pos("W:WKd4:Ba8");
+    assert_eq!(moves(&p).len(), 14);
+    // It captures at a distance along the file (d7), landing on d8.
+    let q: Turkish = pos("W:WKd4:Bd7,a8");
+    assert_eq!(moves(&q).len(), 1);
+}
+
+#[test]
+fn armenian_men_step_diagonally_forward_but_capture_orthogonally() {
+    // rules.md §6 (Armenian, Tama): a man steps forward, diagonally forward or sideways.
+    let p: Armenian = pos("W:Wd4:Ba8");
+    assert_eq!(moves(&p).len(), 5);
+    // A black piece diagonally in front (e5) cannot be captured; one straight ahead (d5) can.
+    let q: Armenian = pos("W:Wd4:Be5,a8");
+    assert!(moves(&q).iter().all(|m| m.contains('-')), "{:?}", moves(&q));
+    let r: Armenian = pos("W:Wd4:Bd5,a8");
+    assert_eq!(moves(&r).len(), 1);
+}
+
+#[test]
+fn armenian_king_moves_along_eight_lines_and_captures_orthogonally() {
+    // King d4 on an empty board: 14 orthogonal + 13 diagonal moves.
+    let p: Armenian = pos("W:WKd4:Ba8");
+    assert_eq!(moves(&p).len(), 27);
+    // A piece on a diagonal is not captured (f6 with g7 empty).
+    let q: Armenian = pos("W:WKd4:Bf6,a8");
+    assert!(moves(&q).iter().all(|m| m.contains('-')));
+}
+
+#[test]
+fn armenian_man_crowned_during_a_capture_goes_on_as_a_king() {
+    // rules.md §6 (Armenian): promotion in the middle of a capture; the new king goes on, here
+    // along the last rank: d6 takes d7 to d8, then as a king takes f8 sideways (landing g8/h8).
+    let p: Armenian = pos("W:Wd6:Bd7,f8");
+    let m = moves(&p);
+    assert!(
+        !m.is_empty() && m.iter().all(|s| s.split('x').count() - 2 == 2),
+        "{m:?}"
+    );
+    assert!(m.iter().all(|mv| play(&p, mv).kings().count() == 1));
 }
