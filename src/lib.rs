@@ -5,15 +5,22 @@
 //! - [`game`]: the [`game::Game`] trait every component is written against, moves lists, errors;
 //! - [`draughts`]: the square-board family, one generator compiled per variant from its rules;
 //! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
-//! - [`perft`]: move-generator verification.
+//! - [`perft`]: move-generator verification;
+//! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
+//!   never imports them).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod bits;
 pub mod draughts;
+pub mod engine;
+pub mod eval;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod search;
+pub mod tt;
 pub mod variant;
 pub mod zobrist;

@@ -21,6 +21,11 @@ enum Command {
     ///
     /// Prints one line per depth: `depth <d> nodes <n> time <seconds> nps <n>`.
     Perft(PerftArgs),
+    /// Search a fixed set of positions to a fixed depth; prints the total node count (the search's
+    /// signature) and nodes per second.
+    Bench(BenchArgs),
+    /// Search one position, printing each iteration.
+    Search(SearchArgs),
 }
 
 #[derive(clap::Args)]
@@ -78,10 +83,141 @@ fn run_perft<G: Game>(args: &PerftArgs) -> Result<(), String> {
     Ok(())
 }
 
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Depth of every search.
+    #[arg(long, short, default_value_t = tempo::bench::DEFAULT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+}
+
+fn run_bench(args: &BenchArgs) -> Result<(), String> {
+    let (lines, elapsed) = tempo::bench::run(args.depth)?;
+    let mut total = 0;
+    for l in &lines {
+        println!(
+            "{:<16} {:>10} nodes  best {:<10} score {:>6}  {}",
+            l.variant.name(),
+            l.nodes,
+            l.best,
+            l.score,
+            l.fen
+        );
+        total += l.nodes;
+    }
+    let secs = elapsed.as_secs_f64();
+    println!("nodes {total}");
+    println!("time {secs:.3}");
+    println!(
+        "nps {}",
+        if secs > 0.0 {
+            (total as f64 / secs) as u64
+        } else {
+            0
+        }
+    );
+    Ok(())
+}
+
+#[derive(clap::Args)]
+struct SearchArgs {
+    /// Variant (as for perft).
+    #[arg(long, short, value_parser = parse_variant, default_value = "international")]
+    variant: Variant,
+    /// Position as PDN FEN (default: the variant's initial position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Deepest iteration.
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Seconds to search (fractions allowed).
+    #[arg(long)]
+    movetime: Option<f64>,
+    /// Number of best lines to show.
+    #[arg(long, default_value_t = 1)]
+    multipv: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    tt: usize,
+}
+
+fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String> {
+    use tempo::engine::{Engine, Event};
+    use tempo::game::MoveStyle;
+    let root = match &args.fen {
+        Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN {f:?}: {e}"))?,
+        None => G::start(),
+    };
+    let movetime = match args.movetime {
+        Some(s) if s.is_finite() && s >= 0.0 => Some(std::time::Duration::from_secs_f64(s.min(1e6))),
+        Some(s) => return Err(format!("bad movetime {s}")),
+        None => None,
+    };
+    let limits = tempo::search::Limits {
+        depth: args.depth,
+        movetime,
+        multipv: args.multipv,
+        // Neither a depth nor a time: search to the deepest depth.
+        ..Default::default()
+    };
+    let mut engine = Engine::<G>::new(args.tt);
+    engine.go(root, Vec::new(), limits, false);
+    for event in engine.events().iter() {
+        match event {
+            Event::Info(i) => {
+                // Each move of the line is written in the position it is played from.
+                let mut pos = root;
+                let mut pv = Vec::new();
+                for m in &i.pv {
+                    pv.push(pos.format_move(m, MoveStyle::Standard));
+                    pos = pos.play(m);
+                }
+                let secs = i.time.as_secs_f64();
+                let nps = if secs > 0.0 {
+                    (i.nodes as f64 / secs) as u64
+                } else {
+                    0
+                };
+                let score = match tempo::search::win_distance(i.score) {
+                    Some(d) => format!("win {d}"),
+                    None => format!("{}", i.score),
+                };
+                let multi = if args.multipv > 1 {
+                    format!("multipv {} ", i.multipv)
+                } else {
+                    String::new()
+                };
+                println!(
+                    "depth {} seldepth {} {multi}score {score} nodes {} time {secs:.3} nps {nps} pv {}",
+                    i.depth,
+                    i.seldepth,
+                    i.nodes,
+                    pv.join(" ")
+                );
+            }
+            Event::Done { best, ponder } => {
+                match (best, ponder) {
+                    (Some(b), Some(p)) => println!(
+                        "bestmove {} ponder {}",
+                        root.format_move(&b, MoveStyle::Standard),
+                        root.play(&b).format_move(&p, MoveStyle::Standard)
+                    ),
+                    (Some(b), None) => println!("bestmove {}", root.format_move(&b, MoveStyle::Standard)),
+                    (None, _) => println!("bestmove none"),
+                }
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Perft(args) => with_variant!(args.variant, G => run_perft::<G>(args)),
+        Command::Bench(args) => run_bench(args),
+        Command::Search(args) => with_variant!(args.variant, G => run_search::<G>(args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

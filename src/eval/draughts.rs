@@ -1,0 +1,172 @@
+//! Evaluation of the square-board family, written once over [`Rules`] so it serves every variant.
+//!
+//! Terms, each scored for both sides and subtracted: material (kings valued by whether they fly),
+//! advancement (tempo, weighted more as the board empties), centre men, flank balance, back-rank
+//! guards, runaway men (no enemy piece in the cone ahead) and king mobility.
+
+use super::Evaluate;
+use crate::bits::Bits;
+use crate::draughts::geom::Geometry;
+use crate::draughts::rules::{Goal, Rules};
+use crate::draughts::{BitsOf, Draughts};
+use crate::game::{Game, Outcome, Side};
+
+/// The weights of the square-board evaluation, in hundredths of a man.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// A man.
+    pub man: i32,
+    /// A flying king (International, Russian, Frisian...).
+    pub flying_king: i32,
+    /// A king that moves one step (English, Italian).
+    pub short_king: i32,
+    /// Per row a man has advanced, with a full board.
+    pub advance_opening: i32,
+    /// Per row a man has advanced, with an empty board.
+    pub advance_endgame: i32,
+    /// A man on the central columns.
+    pub centre: i32,
+    /// Per man of difference between the two flanks (a penalty).
+    pub flank_imbalance: i32,
+    /// A man on its own back row while the opponent has no king.
+    pub back_guard: i32,
+    /// A man with no enemy piece in the cone before it, by rows left to the promotion row (1, 2, 3).
+    pub runaway: [i32; 3],
+    /// Per empty square a king can move to.
+    pub king_mobility: i32,
+}
+
+/// The weights in use.
+pub const WEIGHTS: Weights = Weights {
+    man: 100,
+    flying_king: 300,
+    short_king: 150,
+    advance_opening: 1,
+    advance_endgame: 6,
+    centre: 4,
+    flank_imbalance: 3,
+    back_guard: 6,
+    runaway: [120, 70, 30],
+    king_mobility: 2,
+};
+
+type B<R> = BitsOf<R>;
+
+/// The score of one side's pieces (positive = good for `side`).
+fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32) -> i32 {
+    let w = &WEIGHTS;
+    let g_width = <R::Board as Geometry>::WIDTH;
+    let g_height = <R::Board as Geometry>::HEIGHT;
+    let own = pos.pieces(side);
+    let opp = pos.pieces(side.opponent());
+    let kings = own & pos.kings();
+    let men = own & !pos.kings();
+    let empty = pos.empty();
+    let opp_has_kings = !(opp & pos.kings()).is_empty();
+
+    let king_value = if R::FLYING_KINGS {
+        w.flying_king
+    } else {
+        w.short_king
+    };
+    let mut score = w.man * men.count() as i32 + king_value * kings.count() as i32;
+
+    // phase: 256 with a full board, 0 with none; tempo matters more as the board empties.
+    let advance = (w.advance_opening * phase + w.advance_endgame * (256 - phase)) / 16;
+    let (up_left, up_right) = if side == Side::White {
+        (<R::Board as Geometry>::UP_LEFT, <R::Board as Geometry>::UP_RIGHT)
+    } else {
+        (
+            <R::Board as Geometry>::DOWN_LEFT,
+            <R::Board as Geometry>::DOWN_RIGHT,
+        )
+    };
+    let valid = <R::Board as Geometry>::VALID;
+    let (mut adv_sum, mut left, mut right, mut centre, mut guards) = (0i32, 0i32, 0i32, 0i32, 0i32);
+    for sq in men.iter() {
+        let (col, row) = <R::Board as Geometry>::coords(sq);
+        // Rows left to the promotion row: White promotes on row 0, Black on the last row.
+        let to_go = if side == Side::White {
+            row
+        } else {
+            g_height - 1 - row
+        };
+        adv_sum += (g_height - 1 - to_go) as i32;
+        if to_go == g_height - 1 && !opp_has_kings {
+            guards += 1;
+        }
+        if col < g_width / 2 {
+            left += 1;
+        } else {
+            right += 1;
+        }
+        if col >= g_width / 4 && col < g_width - g_width / 4 {
+            centre += 1;
+        }
+        if (1..=3).contains(&to_go) {
+            let mut cone = B::<R>::bit(sq);
+            let mut ahead = B::<R>::EMPTY;
+            for _ in 0..to_go {
+                cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
+                ahead |= cone;
+            }
+            if (ahead & opp).is_empty() {
+                score += w.runaway[to_go as usize - 1];
+            }
+        }
+    }
+    score += advance * adv_sum / 16;
+    score += w.centre * centre - w.flank_imbalance * (left - right).abs();
+    score += w.back_guard * guards * phase / 256;
+
+    if !kings.is_empty() {
+        let mut mobility = 0;
+        for sq in kings.iter() {
+            for d in <R::Board as Geometry>::DIAGONALS {
+                let mut x = B::<R>::bit(sq).shift(d) & empty;
+                while !x.is_empty() {
+                    mobility += 1;
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    x = x.shift(d) & empty;
+                }
+            }
+        }
+        score += w.king_mobility * mobility;
+    }
+    score
+}
+
+impl<R: Rules> Evaluate for Draughts<R> {
+    fn evaluate(&self) -> i32 {
+        let me = self.side_to_move();
+        let total = (self.pieces(Side::White) | self.pieces(Side::Black)).count() as i32;
+        let full = (<R::Board as Geometry>::SQUARES as i32 * 4 / 5).max(1);
+        let phase = (total * 256 / full).min(256);
+        let score = side_score(self, me, phase) - side_score(self, me.opponent(), phase);
+        match R::GOAL {
+            // Losing the pieces is the aim: count material the other way round, keep the rest.
+            Goal::NoMoveWins => {
+                let count = |s: Side| self.pieces(s).count() as i32;
+                -WEIGHTS.man * (count(me) - count(me.opponent()))
+            }
+            _ => score,
+        }
+    }
+    fn quick_outcome(&self) -> Option<Outcome> {
+        if R::GOAL == Goal::FirstKing {
+            let mover = self.side_to_move().opponent();
+            if !(self.pieces(mover) & self.kings()).is_empty() {
+                return Some(Outcome::Win(mover));
+            }
+        }
+        None
+    }
+    fn move_slot(mv: &Self::Move) -> usize {
+        (usize::from(mv.from) << 7 | usize::from(mv.to)) & (super::HISTORY_SLOTS - 1)
+    }
+    fn move_gain(&self, mv: &Self::Move) -> i32 {
+        mv.captured.count() as i32 + 2 * (mv.captured & self.kings()).count() as i32
+    }
+}

@@ -1,0 +1,33 @@
+//! Static evaluation, one implementation per position family, behind the [`Evaluate`] trait that
+//! the search is written against.
+//!
+//! Scores are in hundredths of a man (a man is worth 100), from the point of view of the side to
+//! move. Each family keeps every weight in one struct of named constants ([`draughts::Weights`],
+//! [`odd::Weights`]) so that a tuning run can fit them from games without touching the code.
+
+pub mod draughts;
+pub mod odd;
+
+use crate::game::{Game, Outcome};
+
+/// Number of history slots a position family maps its moves to ([`Evaluate::move_slot`]).
+pub const HISTORY_SLOTS: usize = 1 << 14;
+
+/// What the search needs from a position type beyond the rules: a static score and a few cheap
+/// facts about moves.
+pub trait Evaluate: Game {
+    /// The static score for the side to move, in hundredths of a man; it must stay well inside
+    /// `±20_000`, the range below the win scores.
+    fn evaluate(&self) -> i32;
+    /// A game end that the position alone decides and that [`Game::outcome`] would report even
+    /// though the side to move still has moves (Breakthrough's first king, a counted draw rule).
+    /// It must be cheap: it is asked at every node, before move generation. The search asks
+    /// [`Game::outcome`] itself when the move list is empty.
+    fn quick_outcome(&self) -> Option<Outcome> {
+        None
+    }
+    /// A slot below [`HISTORY_SLOTS`] identifying the move for the history heuristic (from and to).
+    fn move_slot(mv: &Self::Move) -> usize;
+    /// A rough gain of the move, used to order captures (the number of pieces taken).
+    fn move_gain(&self, mv: &Self::Move) -> i32;
+}

@@ -1,0 +1,347 @@
+//! The transposition table: one table shared by every search, sized in MiB.
+//!
+//! **Race policy.** The table is read and written without locks, by any number of threads, with
+//! relaxed atomics. An entry is two `AtomicU64` words, `check = key ^ data` and `data`; a reader
+//! loads both and accepts the entry only when `check ^ data` gives back its own key. A write that
+//! races with another write or with a read can leave the two words from different stores (a torn
+//! entry); the check then fails and the entry reads as a miss, so a reader never sees a move or
+//! score that belongs to another position, except through a genuine 64-bit key collision, which the
+//! search tolerates: a stored move is an index into the move list and is checked against its length
+//! before use. Lost writes and stale entries only cost search effort, never correctness, which is
+//! why no stronger ordering is needed (Stockfish `tt.h`, Hyatt's lockless hashing).
+//!
+//! Entries live in clusters of four (64 bytes, one cache line). Each search starts a new generation
+//! ([`Tt::new_search`]); replacement prefers, in order, the entry of the same position, an empty
+//! entry, then the one with the least `depth - 8 * age`, so deep entries of old searches give way.
+//!
+//! Scores are stored relative to the node: a win or loss counted in plies from the root is
+//! converted to plies from the node on store ([`score_to_tt`]) and back on probe
+//! ([`score_from_tt`]), so an entry found at another ply still gives the right distance.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// Scores at or above this magnitude are wins or losses counted in plies.
+pub const WIN_BOUND: i32 = 30_000 - 1_000;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (a fail-low).
+    Upper = 1,
+    /// The true value is at least the score (a fail-high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// A copy of one entry, as a probe returns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Index of the best move in the position's generated move list, if any.
+    pub mv: Option<u16>,
+    /// The score, already adjusted to the probing ply.
+    pub score: i32,
+    /// Depth of the search that produced the entry.
+    pub depth: u8,
+    /// What the score bounds.
+    pub bound: Bound,
+}
+
+const NO_MOVE: u64 = 0xFFFF;
+const CLUSTER: usize = 4;
+
+/// Packs an entry into its data word: move 16 bits, score 16, depth 8, bound 2, generation 6.
+fn pack(mv: Option<u16>, score: i32, depth: u8, bound: Bound, generation: u8) -> u64 {
+    let mv = mv.map_or(NO_MOVE, u64::from);
+    let score = u64::from(score.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16);
+    mv | score << 16 | u64::from(depth) << 32 | (bound as u64) << 40 | u64::from(generation & 63) << 42
+}
+
+fn unpack_bound(data: u64) -> Option<Bound> {
+    match (data >> 40) & 3 {
+        1 => Some(Bound::Upper),
+        2 => Some(Bound::Lower),
+        3 => Some(Bound::Exact),
+        _ => None,
+    }
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 42) & 63) as u8
+}
+
+fn depth_of(data: u64) -> u8 {
+    (data >> 32) as u8
+}
+
+/// A win or loss score `score` found at `ply` from the root, as stored: relative to the node.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= WIN_BOUND {
+        score + ply
+    } else if score <= -WIN_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score read at `ply` from the root.
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= WIN_BOUND {
+        score - ply
+    } else if score <= -WIN_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// The shared transposition table.
+pub struct Tt {
+    /// `2 * CLUSTER` words per cluster: (check, data) pairs.
+    words: Box<[AtomicU64]>,
+    clusters: usize,
+    generation: AtomicU8,
+}
+
+impl std::fmt::Debug for Tt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tt({} clusters)", self.clusters)
+    }
+}
+
+impl Tt {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> Tt {
+        let bytes = mib.saturating_mul(1 << 20);
+        let clusters = (bytes / (CLUSTER * 16)).max(1);
+        let words = (0..clusters * CLUSTER * 2).map(|_| AtomicU64::new(0)).collect();
+        Tt {
+            words,
+            clusters,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// The size in MiB the table was built with (rounded down).
+    pub fn size_mib(&self) -> usize {
+        self.clusters * CLUSTER * 16 >> 20
+    }
+
+    /// Empties the table (a new game).
+    pub fn clear(&self) {
+        for w in self.words.iter() {
+            w.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of earlier searches age and become easier to replace.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store(g.wrapping_add(1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto any cluster count without a modulo.
+        (((u128::from(key) * self.clusters as u128) >> 64) as usize) * CLUSTER * 2
+    }
+
+    /// The entry of the position with key `key`, its score adjusted to `ply`.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
+        let base = self.cluster(key);
+        for i in 0..CLUSTER {
+            let check = self.words[base + 2 * i].load(Ordering::Relaxed);
+            let data = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            if check ^ data != key || data == 0 {
+                continue;
+            }
+            let bound = unpack_bound(data)?;
+            let mv = (data & NO_MOVE != NO_MOVE).then_some((data & NO_MOVE) as u16);
+            let score = score_from_tt(i32::from((data >> 16) as u16 as i16), ply);
+            return Some(Entry {
+                mv,
+                score,
+                depth: depth_of(data),
+                bound,
+            });
+        }
+        None
+    }
+
+    /// Stores a search result for the position with key `key` found at `ply`.
+    ///
+    /// An entry of the same position is overwritten unless it is deeper and the new result is not
+    /// exact; its move is kept when the new result has none.
+    #[inline]
+    pub fn store(&self, key: u64, ply: usize, mv: Option<u16>, score: i32, depth: u8, bound: Bound) {
+        let base = self.cluster(key);
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for i in 0..CLUSTER {
+            let check = self.words[base + 2 * i].load(Ordering::Relaxed);
+            let data = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                let old_depth = depth_of(data);
+                if bound != Bound::Exact
+                    && old_depth > depth.saturating_add(2)
+                    && generation_of(data) == generation
+                {
+                    return;
+                }
+                let old_mv = (data & NO_MOVE != NO_MOVE).then_some((data & NO_MOVE) as u16);
+                self.write(
+                    base + 2 * i,
+                    key,
+                    mv.or(old_mv),
+                    score,
+                    depth,
+                    bound,
+                    ply,
+                    generation,
+                );
+                return;
+            }
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                let age = i32::from(generation.wrapping_sub(generation_of(data)) & 63);
+                i32::from(depth_of(data)) - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        self.write(base + 2 * victim, key, mv, score, depth, bound, ply, generation);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write(
+        &self,
+        at: usize,
+        key: u64,
+        mv: Option<u16>,
+        score: i32,
+        depth: u8,
+        bound: Bound,
+        ply: usize,
+        generation: u8,
+    ) {
+        let data = pack(mv, score_to_tt(score, ply), depth, bound, generation);
+        self.words[at].store(key ^ data, Ordering::Relaxed);
+        self.words[at + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// Roughly how full the table is, in permille of a sample of entries of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 63;
+        let sample = (self.clusters * CLUSTER).min(1000);
+        let used = (0..sample)
+            .filter(|&i| {
+                let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+                data != 0 && generation_of(data) == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+
+    #[cfg(test)]
+    fn raw(&self, key: u64) -> &[AtomicU64] {
+        let base = self.cluster(key);
+        &self.words[base..base + CLUSTER * 2]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = Tt::new(1);
+        assert_eq!(tt.probe(0x1234_5678, 0), None);
+        tt.store(0x1234_5678, 0, Some(7), -123, 5, Bound::Lower);
+        let e = tt.probe(0x1234_5678, 0).unwrap();
+        assert_eq!(
+            e,
+            Entry {
+                mv: Some(7),
+                score: -123,
+                depth: 5,
+                bound: Bound::Lower
+            }
+        );
+        tt.store(99, 0, None, 0, 0, Bound::Exact);
+        assert_eq!(tt.probe(99, 0).unwrap().mv, None);
+        tt.clear();
+        assert_eq!(tt.probe(0x1234_5678, 0), None);
+    }
+
+    #[test]
+    fn win_scores_are_relative_to_the_node() {
+        let tt = Tt::new(1);
+        // A win 10 plies from the root found at ply 4 is a win in 6 from that node.
+        tt.store(42, 4, None, 30_000 - 10, 3, Bound::Exact);
+        assert_eq!(tt.probe(42, 4).unwrap().score, 30_000 - 10);
+        assert_eq!(tt.probe(42, 2).unwrap().score, 30_000 - 8);
+        tt.store(43, 4, None, -(30_000 - 10), 3, Bound::Exact);
+        assert_eq!(tt.probe(43, 6).unwrap().score, -(30_000 - 12));
+    }
+
+    #[test]
+    fn torn_or_foreign_entries_are_rejected() {
+        let tt = Tt::new(1);
+        let key = 0xDEAD_BEEF_0000_0001;
+        tt.store(key, 0, Some(3), 50, 4, Bound::Exact);
+        let words = tt.raw(key);
+        let slot = (0..CLUSTER)
+            .find(|&i| words[2 * i + 1].load(Ordering::Relaxed) != 0)
+            .unwrap();
+        // A torn write: the data word of another store next to this check word.
+        let data = words[2 * slot + 1].load(Ordering::Relaxed);
+        words[2 * slot + 1].store(data ^ (1 << 20), Ordering::Relaxed);
+        assert_eq!(tt.probe(key, 0), None);
+        words[2 * slot + 1].store(data, Ordering::Relaxed);
+        assert!(tt.probe(key, 0).is_some());
+        // Another key mapping to the same cluster does not read this entry.
+        assert_eq!(tt.probe(key ^ 1, 0), None);
+    }
+
+    #[test]
+    fn replacement_prefers_shallow_and_old_entries() {
+        let tt = Tt::new(1);
+        // Keys that share a cluster: same high bits.
+        let keys: Vec<u64> = (0..6u64).map(|i| 0x4000_0000_0000_0000 | i).collect();
+        for (i, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, 0, None, 0, 10 + i as u8, Bound::Exact);
+        }
+        // The cluster is full: the shallowest (depth 10) gives way.
+        tt.store(keys[4], 0, None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[0], 0).is_none());
+        assert!(tt.probe(keys[4], 0).is_some());
+        // After several searches the old deep entries age out before the fresh shallow one.
+        for _ in 0..3 {
+            tt.new_search();
+        }
+        tt.store(keys[5], 0, None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[4], 0).is_none());
+        tt.store(keys[0], 0, None, 0, 1, Bound::Exact);
+        assert!(tt.probe(keys[1], 0).is_none(), "an old depth-11 entry gives way");
+        assert!(tt.probe(keys[5], 0).is_some(), "a fresh depth-1 entry stays");
+        // A deeper bound of the current search is not overwritten by a shallower bound...
+        tt.store(keys[5], 0, Some(1), 5, 9, Bound::Lower);
+        tt.store(keys[5], 0, Some(2), 6, 2, Bound::Upper);
+        assert_eq!(tt.probe(keys[5], 0).unwrap().depth, 9);
+        // ...but an exact score is always written, keeping the move when it has none.
+        tt.store(keys[5], 0, None, 7, 2, Bound::Exact);
+        let e = tt.probe(keys[5], 0).unwrap();
+        assert_eq!((e.depth, e.mv, e.score), (2, Some(1), 7));
+    }
+}
