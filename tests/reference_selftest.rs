@@ -667,8 +667,8 @@ fn check_turkish(depths: std::ops::RangeInclusive<u32>) {
     }
 }
 
-// Timings (test profile, one core): d1-6 ~0.5 s, d7 ~2 s per count, d8 ~25 s per count,
-// d9 ~5 min.
+// Timings (test profile, one core): d1-6 ~0.5 s, d7 ~2-3 s per count, d8 ~25 s per count,
+// d9 5-8 min (1454144462 reproduced, 480 s on a loaded machine).
 
 #[test]
 fn perft_turkish() {
@@ -687,21 +687,37 @@ fn perft_turkish_d8() {
 }
 
 #[test]
-#[ignore = "very slow: Turkish d9, ~5 min"]
+#[ignore = "very slow: Turkish d9, 5-8 min"]
 fn perft_turkish_d9() {
     check_turkish(9..=9);
 }
 
 /// The Turkish mid-capture promotion switch against the published counts: with `AtEnd` (the man
-/// stays a man until the move is over) d1-d8 are the same as with `AtOnce`; d9 is the first
-/// published depth that can tell them apart. Prints the `AtEnd` count.
+/// stays a man until the move is over) every published count d1-d9 is reproduced as well as with
+/// `AtOnce` (d1-d7 run here too), so the published counts cannot decide the switch (see
+/// `TURKISH_MID_CAPTURE_PROMOTION`). d9: ~5-8 min.
 #[test]
-#[ignore = "very slow: Turkish d9 with the other promotion switch, ~5 min"]
-fn turkish_promotion_switch_at_end_d9() {
+#[ignore = "very slow: Turkish d8-d9 with the other promotion switch, ~6-9 min"]
+fn turkish_promotion_switch_not_decided_by_published_counts() {
     let pos = RefPos::start(RefVariant::Turkish).with_turkish_promotion(MidCapturePromotion::AtEnd);
-    let t = std::time::Instant::now();
-    let got = perft_every_path(&pos, 9);
-    println!("Turkish d9 every path with AtEnd: {got} ({:.2?})", t.elapsed());
+    for &(depth, published) in TURKISH.iter().filter(|r| r.0 >= 8) {
+        let t = std::time::Instant::now();
+        let got = perft_every_path(&pos, depth);
+        println!(
+            "Turkish d{depth} every path with AtEnd: {got} ({:.2?})",
+            t.elapsed()
+        );
+        assert_eq!(got, published, "Turkish AtEnd d{depth}");
+    }
+}
+
+/// Up to d7 (run by default), `AtEnd` gives the published counts too.
+#[test]
+fn turkish_promotion_switch_at_end_d7() {
+    let pos = RefPos::start(RefVariant::Turkish).with_turkish_promotion(MidCapturePromotion::AtEnd);
+    for &(depth, published) in TURKISH.iter().filter(|r| r.0 <= 7) {
+        assert_eq!(perft_every_path(&pos, depth), published, "Turkish AtEnd d{depth}");
+    }
 }
 
 /// The kish convention counts a king's straight run over two pieces once per touch-down square:

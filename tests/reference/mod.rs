@@ -880,10 +880,14 @@ pub enum MidCapturePromotion {
 /// ===> THE TURKISH MID-CAPTURE PROMOTION SWITCH <===
 ///
 /// rules.md §6 does not say what a Turkish man does when it reaches the last row in the middle
-/// of a capture. `AtOnce` (crowned at once, goes on capturing as a king) is what the kish engine,
-/// the source of the published perft counts, implements; with it this reference reproduces all
-/// published counts d1-d8 (d9 see `tests/reference_selftest.rs`). `AtEnd` gives the same counts
-/// up to d8, so only d9 can separate them (`turkish_promotion_switch_at_end_d9`).
+/// of a capture. The published perft counts (kish, d1-d9) do NOT decide it: both settings
+/// reproduce every one of them (checked to d9 with each, `tests/reference_selftest.rs`), because
+/// from the start position no capture that crosses the last row with more to take arises within
+/// 9 plies. `AtOnce` is chosen because it is what kish, the source of those counts, implements
+/// (its move generator: "a man that reaches the promotion row during a capture becomes a king
+/// immediately and must continue capturing as a king"), and it matches the Russian and Armenian
+/// rule (rules.md §6). Hand-made positions (`turkish_mid_capture_promotion_switch`) show the
+/// two settings do differ.
 pub const TURKISH_MID_CAPTURE_PROMOTION: MidCapturePromotion = MidCapturePromotion::AtOnce;
 
 /// The four orthogonal steps on a board where every square is used.
