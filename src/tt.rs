@@ -127,7 +127,7 @@ impl Tt {
 
     /// The size in MiB the table was built with (rounded down).
     pub fn size_mib(&self) -> usize {
-        self.clusters * CLUSTER * 16 >> 20
+        (self.clusters * CLUSTER * 16) >> 20
     }
 
     /// Empties the table (a new game).

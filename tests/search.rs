@@ -47,24 +47,25 @@ fn the_longest_loss_and_a_quick_mate_in_international() {
     assert_eq!(name(&pos, r.best), "28x19");
 }
 
-/// The keys of a history in which `via` (reached by `mv` from `root`) occurred twice before.
+/// The keys of a game history (positions before `root`, oldest first) in which the position after
+/// `mv` occurred twice: `q root q`, then `root`.
 fn history_repeating<G: Game>(root: &G, mv: &str) -> Vec<u64> {
     let m = root.parse_move(mv).unwrap();
     let q = root.play(&m);
-    vec![q.key(), root.key(), q.key(), root.key()]
+    vec![q.key(), root.key(), q.key()]
 }
 
 #[test]
 fn the_losing_side_finds_the_repetition() {
-    // One king against two: White is losing by the evaluation, but 46-37 repeats a position for the
-    // third time, a draw (FMJD 6.1).
-    let pos = International::from_fen("W:WK46:BK5,K4").unwrap();
+    // A king against a king and two men: White is losing by the evaluation, but 35-30 repeats a
+    // position for the third time, a draw (FMJD 6.1).
+    let pos = International::from_fen("W:WK35:BK16,2,3").unwrap();
     let without = search(&pos, &[], 6);
     assert!(without.score < -100, "{}", without.score);
-    let history = history_repeating(&pos, "46-37");
+    let history = history_repeating(&pos, "35-30");
     let r = search(&pos, &history, 6);
     assert_eq!(r.score, 0);
-    assert_eq!(name(&pos, r.best), "46-37");
+    assert_eq!(name(&pos, r.best), "35-30");
 }
 
 #[test]
