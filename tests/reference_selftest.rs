@@ -1001,7 +1001,7 @@ const ARMENIAN: &[(u32, u64, u64, u64)] = &[
     (3, 12174, 12174, 12174),
     (4, 268670, 268670, 268670),
     (5, 6280482, 6280482, 6280482),
-    (6, 135963566, 135963566, 0),
+    (6, 135963566, 135963566, 135963566),
 ];
 
 /// Prints (and checks against `ARMENIAN`) the Armenian perft counts for `depths`: merged, kept
@@ -1041,9 +1041,9 @@ fn armenian_perft_print() {
     print_armenian(1..=5);
 }
 
-/// Armenian d6, ~2.5 min (three counts of ~45 s each).
+/// Armenian d6, ~1 min (three counts of ~20 s each).
 #[test]
-#[ignore = "slow: Armenian d6, ~2.5 min"]
+#[ignore = "slow: Armenian d6, ~1 min"]
 fn armenian_perft_print_d6() {
     print_armenian(6..=6);
 }
