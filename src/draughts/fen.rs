@@ -1,8 +1,10 @@
 //! Positions as text: PDN FEN and the Hub position string.
 //!
 //! FEN (PDN 3.0, rules.md §7.2): `Turn:Colour[K]sq,...:Colour[K]sq,...`, squares as numbers,
-//! ranges (`31-50`) or algebraic names (`c3`), any order, an optional trailing `.`. lidraughts'
-//! `H<n>` (half-move clock) and `F<n>` (move number) fields are read and ignored. Tempo adds one
+//! ranges (`31-50`) or algebraic names (`c3`), any order, an optional trailing `.`. The draw-rule
+//! clocks travel in lidraughts' `H<n>` field (plies since the last capture or man move) and in
+//! Tempo's `E<n>` field (plies since the last capture or promotion), each written only when not
+//! zero; lidraughts' `F<n>` (move number) is read and ignored. Tempo adds one
 //! field of its own for the Frisian king-move runs (Art. 17, D-F3), written only when a run exists:
 //! `R` followed by `W<square>=<count>` and/or `B<square>=<count>`, comma separated, e.g.
 //! `W:W31-50,K38:B1-20:RW38=2`.
@@ -13,7 +15,7 @@
 
 use super::geom::Geometry;
 use super::rules::Rules;
-use super::{BitsOf, Draughts, KingRun, notation};
+use super::{BitsOf, Clocks, Draughts, KingRun, notation};
 use crate::bits::Bits;
 use crate::game::{PositionError, Side};
 
@@ -50,6 +52,7 @@ pub(super) fn from_fen<R: Rules>(text: &str) -> Result<Draughts<R>, PositionErro
     let mut kings = BitsOf::<R>::EMPTY;
     let mut runs = [KingRun::default(); 2];
     let mut seen = [false; 2];
+    let mut clocks = Clocks::default();
     for field in fields {
         let field = field.trim();
         let Some(first) = field.chars().next() else {
@@ -65,16 +68,21 @@ pub(super) fn from_fen<R: Rules>(text: &str) -> Result<Draughts<R>, PositionErro
                 seen[colour.index()] = true;
                 read_pieces::<R>(rest, colour, &mut pieces, &mut kings)?;
             }
-            'H' | 'F' => {
-                if rest.parse::<u32>().is_err() {
+            'H' | 'E' | 'F' => {
+                let Ok(n) = rest.parse::<u16>() else {
                     return Err(PositionError::Syntax(format!("bad counter field {field:?}")));
+                };
+                match first {
+                    'H' => clocks.reversible = n,
+                    'E' => clocks.ending = n,
+                    _ => {}
                 }
             }
             'R' => read_runs::<R>(rest, &mut runs)?,
             _ => return Err(PositionError::Syntax(format!("unknown field {field:?}"))),
         }
     }
-    Draughts::from_parts(pieces[0], pieces[1], kings, side, runs)
+    Ok(Draughts::from_parts(pieces[0], pieces[1], kings, side, runs)?.with_clocks(clocks))
 }
 
 fn read_pieces<R: Rules>(
@@ -176,6 +184,13 @@ pub(super) fn to_fen<R: Rules>(pos: &Draughts<R>) -> String {
     if !runs.is_empty() {
         s.push_str(":R");
         s.push_str(&runs.join(","));
+    }
+    let clocks = pos.clocks();
+    if clocks.reversible > 0 {
+        s.push_str(&format!(":H{}", clocks.reversible));
+    }
+    if clocks.ending > 0 {
+        s.push_str(&format!(":E{}", clocks.ending));
     }
     s
 }

@@ -16,7 +16,7 @@ use crate::game::{
 };
 use crate::zobrist;
 use geom::Geometry;
-use rules::Rules;
+use rules::{DrawRules, Rules};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -62,6 +62,17 @@ pub struct KingRun {
     pub square: u8,
 }
 
+/// The draw-rule clocks of a position, in plies. They are part of the position (a draw depends on
+/// them) but not of its Zobrist key: positions that differ only in their clocks share
+/// transposition-table entries, as chess engines treat the fifty-move counter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Clocks {
+    /// Plies since the last capture or man move.
+    pub reversible: u16,
+    /// Plies since the last capture or promotion: how long the material balance has stood.
+    pub ending: u16,
+}
+
 /// A position of a square-board variant.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Draughts<R: Rules> {
@@ -72,6 +83,7 @@ pub struct Draughts<R: Rules> {
     side: Side,
     /// Frisian king-move runs of each side (always default in other variants).
     runs: [KingRun; 2],
+    clocks: Clocks,
     key: u64,
     rules: PhantomData<R>,
 }
@@ -128,6 +140,7 @@ impl<R: Rules> Draughts<R> {
             kings,
             side,
             runs,
+            clocks: Clocks::default(),
             key: 0,
             rules: PhantomData,
         };
@@ -143,6 +156,16 @@ impl<R: Rules> Draughts<R> {
     pub fn kings(&self) -> BitsOf<R> {
         self.kings
     }
+    /// The draw-rule clocks.
+    pub fn clocks(&self) -> Clocks {
+        self.clocks
+    }
+    /// The same position with other draw-rule clocks (FEN's `H` and `E` fields).
+    pub fn with_clocks(mut self, clocks: Clocks) -> Self {
+        self.clocks = clocks;
+        self
+    }
+
     /// The Frisian king-move run of a side.
     pub fn king_run(&self, side: Side) -> KingRun {
         self.runs[side.index()]
@@ -222,6 +245,18 @@ impl<R: Rules> Draughts<R> {
             next.update_runs(self, mv, was_king);
             key ^= Self::run_key(0, next.runs[0]) ^ Self::run_key(1, next.runs[1]);
         }
+        next.clocks = Clocks {
+            reversible: if was_king && mv.captured.is_empty() {
+                self.clocks.reversible.saturating_add(1)
+            } else {
+                0
+            },
+            ending: if mv.captured.is_empty() && !mv.promotes {
+                self.clocks.ending.saturating_add(1)
+            } else {
+                0
+            },
+        };
         next.side = self.side.opponent();
         next.key = key ^ zobrist::BLACK_TO_MOVE;
         debug_assert_eq!(next.key, next.compute_key());
@@ -252,6 +287,95 @@ impl<R: Rules> Draughts<R> {
         if theirs.count > 0 && (mv.captured.has(u32::from(theirs.square)) || their_men.is_empty()) {
             self.runs[them] = KingRun::default();
         }
+    }
+
+    /// Whether a counted draw rule of the variant has run out (rules.md §2.7, §3.4, §5, §6).
+    pub fn is_counted_draw(&self) -> bool {
+        let Clocks { reversible, ending } = self.clocks;
+        let count = |set: BitsOf<R>| set.count();
+        let (w, b) = (self.pieces[0], self.pieces[1]);
+        let kings = self.kings;
+        // A side reduced to one king, and the other side's pieces and kings.
+        let lone = |weak: BitsOf<R>| count(weak) == 1 && count(weak & kings) == 1;
+        let strong = if lone(b) {
+            Some(w)
+        } else if lone(w) {
+            Some(b)
+        } else {
+            None
+        };
+        match R::DRAWS {
+            DrawRules::None => false,
+            DrawRules::Reversible(n) => reversible >= n,
+            DrawRules::Fmjd => {
+                // FMJD 6.2: 25 moves each with only king moves.
+                if reversible >= 50 {
+                    return true;
+                }
+                match strong {
+                    // FMJD 6.4: 2 kings, king and man, or king against a lone king: 5 moves each.
+                    Some(s) if count(s) <= 2 && count(s & kings) >= 1 => ending >= 10,
+                    // FMJD 6.3: three pieces with at least one king against a lone king: 16 moves each.
+                    Some(s) if count(s) == 3 && count(s & kings) >= 1 => ending >= 32,
+                    _ => false,
+                }
+            }
+            DrawRules::Frisian => {
+                let only_kings = count(w | b) == count(kings);
+                match (only_kings, count(w), count(b)) {
+                    // D-F2: 1 king v 1 king, 2 moves each; 2 kings v 1 king, 7 moves each.
+                    (true, 1, 1) => ending >= 4,
+                    (true, 2, 1) | (true, 1, 2) => ending >= 14,
+                    _ => false,
+                }
+            }
+            DrawRules::Russian => {
+                let both_have_kings = !(w & kings).is_empty() && !(b & kings).is_empty();
+                if let Some(s) = strong {
+                    let (n, k) = (count(s), count(s & kings));
+                    // 7.2.8: two kings, king and man, or one king against a lone king: 5 moves.
+                    if n <= 2 && k >= 1 {
+                        return ending >= 10;
+                    }
+                    // 7.2.7: three pieces with a king against a lone king on the main road.
+                    if n == 3 && k >= 1 && self.lone_king_holds_main_road(s) {
+                        return ending >= 10;
+                    }
+                    // 7.2.4 (D-R2): three or more kings against a lone king: 15 moves.
+                    if k >= 3 && ending >= 30 {
+                        return true;
+                    }
+                }
+                if both_have_kings {
+                    // 7.2.5: 15 moves with only kings moved and no capture.
+                    if reversible >= 30 {
+                        return true;
+                    }
+                    // 7.2.6: balance unchanged with kings on both sides: 30 moves in 4- and
+                    // 5-piece endings, 60 in 6- and 7-piece endings.
+                    match count(w | b) {
+                        4 | 5 => return ending >= 60,
+                        6 | 7 => return ending >= 120,
+                        _ => {}
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// Russian 7.2.7: the weak side's lone king stands on the main road (a1-h8) and no other piece
+    /// does.
+    fn lone_king_holds_main_road(&self, strong: BitsOf<R>) -> bool {
+        let road = (0..R::Board::SQUARES)
+            .filter_map(|i| R::Board::bit_of(i + 1))
+            .filter(|&b| {
+                let (c, r) = R::Board::coords(b);
+                c + r + 1 == R::Board::WIDTH
+            })
+            .fold(BitsOf::<R>::EMPTY, |m, b| m | BitsOf::<R>::bit(b));
+        let weak = (self.pieces[0] | self.pieces[1]) & !strong;
+        !(weak & road).is_empty() && (strong & road).is_empty()
     }
 
     /// The king that may not make a non-capturing move now (Frisian Art. 17), as a set.
@@ -325,7 +449,7 @@ impl<R: Rules> Game for Draughts<R> {
             }
         }
         if self.count_moves(Duplicates::Merge) > 0 {
-            return None;
+            return self.is_counted_draw().then_some(Outcome::Draw);
         }
         // FMJD 6.1 / Frisian Art. 20: a player who cannot move (no pieces, or all blocked) loses;
         // in Antidraughts he wins.

@@ -54,6 +54,26 @@ pub enum Movement {
     Tama,
 }
 
+/// The counted draw rules of a variant, decided from the position and its two clocks (plies since
+/// the last capture or man move, and plies since the current material balance arose).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawRules {
+    /// None (Breakthrough, Antidraughts: lidraughts declares no counted draws).
+    None,
+    /// FMJD 6.2-6.4, counted in plies as lidraughts counts them: 25 moves each with only king
+    /// moves (50 plies); three pieces with a king against a lone king, 16 moves each (32 plies);
+    /// two kings, king and man, or a king against a lone king, 5 moves each (10 plies).
+    Fmjd,
+    /// FMJD-64 / FSR 7.2.4-7.2.8 (rules.md §3.4, D-R1, D-R2; lidraughts plies).
+    Russian,
+    /// Frisian Art. 18 and 21 (D-F2): two kings against one, 7 moves each (14 plies); one king
+    /// against one, 2 moves each (4 plies).
+    Frisian,
+    /// No capture and no man move for `n` plies: English (40 moves each, 80 plies), Italian
+    /// (D-A2: 40 moves each), pool and the house rule of variants without a known rule (D-A3).
+    Reversible(u16),
+}
+
 /// How a game is won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -114,6 +134,8 @@ pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
     const REPETITION: Repetition = Repetition::Draw(3);
     /// How the game is won.
     const GOAL: Goal = Goal::Standard;
+    /// The counted draw rules.
+    const DRAWS: DrawRules = DrawRules::Fmjd;
 }
 
 /// International draughts, FMJD rules of November 2015 (rules.md §5).
@@ -134,6 +156,8 @@ impl Rules for BrazilianRules {
     const NAME: &'static str = "brazilian";
     const START: &'static str = "W:W21-32:B1-12";
     const NOTATION: Notation = Notation::Algebraic;
+    // lidraughts applies the FMJD-64 (Russian) draw rules to Brazilian (rules.md §6).
+    const DRAWS: DrawRules = DrawRules::Russian;
 }
 
 /// Russian draughts (Shashki), FSR code and FMJD-64 rules (rules.md §3).
@@ -149,6 +173,8 @@ impl Rules for RussianRules {
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::ContinuesAsKing;
     const NOTATION: Notation = Notation::Algebraic;
     const CAPTURE_SEPARATOR: char = ':';
+    // FSR 7.2.3-7.2.8 (rules.md §3.4).
+    const DRAWS: DrawRules = DrawRules::Russian;
 }
 
 /// English draughts / American checkers (rules.md §6; usacheckers rules 1.17-1.32 via dctl).
@@ -167,6 +193,8 @@ impl Rules for EnglishRules {
     const PRECEDENCE: Precedence = Precedence::Free;
     // A man reaching the king row is crowned and the move ends.
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;
+    // 40 moves each without a capture or a man move (dctl: 80 reversible plies).
+    const DRAWS: DrawRules = DrawRules::Reversible(80);
 }
 
 /// Frisian draughts, Official Rules 2011 (rules.md §2).
@@ -185,6 +213,8 @@ impl Rules for FrisianRules {
     const KING_MOVE_LIMIT: u8 = 3;
     // D-F1: the official rules have no repetition rule.
     const REPETITION: Repetition = Repetition::Ignored;
+    // D-F2: 2 kings v 1 king and 1 king v 1 king.
+    const DRAWS: DrawRules = DrawRules::Frisian;
 }
 
 /// Frysk!: Frisian rules with five men each on the back row (rules.md §2.9; lidraughts `Frysk.scala`).
@@ -198,6 +228,7 @@ impl Rules for FryskRules {
     const PRECEDENCE: Precedence = FrisianRules::PRECEDENCE;
     const KING_MOVE_LIMIT: u8 = FrisianRules::KING_MOVE_LIMIT;
     const REPETITION: Repetition = FrisianRules::REPETITION;
+    const DRAWS: DrawRules = FrisianRules::DRAWS;
 }
 
 /// Italian draughts, FID rules (RegTec 2008 art. 5-10, via dctl `italian.hpp`; rules.md §6).
@@ -219,6 +250,8 @@ impl Rules for ItalianRules {
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;
     // D-A2: fourfold repetition, as dctl encodes FID RegTec 9.3 b1.
     const REPETITION: Repetition = Repetition::Draw(4);
+    // D-A2: 40 moves each without a man move or a capture (FID RegTec 10.4 via dctl).
+    const DRAWS: DrawRules = DrawRules::Reversible(80);
 }
 
 /// Spanish draughts (rules.md §6; dctl `spanish.hpp`).
@@ -233,6 +266,8 @@ impl Rules for SpanishRules {
     const MEN_CAPTURE_BACKWARD: bool = false;
     // The most pieces, then the most kings.
     const PRECEDENCE: Precedence = Precedence::QuantityThenKings;
+    // D-A3 house rule (no rule known to rules.md): 50 moves each without capture or man move.
+    const DRAWS: DrawRules = DrawRules::Reversible(100);
 }
 
 /// Portuguese draughts (damas clássicas): the Spanish rules (rules.md §6, PDN GameType 28).
@@ -244,6 +279,7 @@ impl Rules for PortugueseRules {
     const START: &'static str = SpanishRules::START;
     const MEN_CAPTURE_BACKWARD: bool = SpanishRules::MEN_CAPTURE_BACKWARD;
     const PRECEDENCE: Precedence = SpanishRules::PRECEDENCE;
+    const DRAWS: DrawRules = SpanishRules::DRAWS;
 }
 
 /// Czech draughts (rules.md §6; dctl `czech.hpp`).
@@ -259,6 +295,8 @@ impl Rules for CzechRules {
     const PRECEDENCE: Precedence = Precedence::KingFirst;
     const NOTATION: Notation = Notation::Algebraic;
     const CAPTURE_SEPARATOR: char = ':';
+    // D-A3 house rule: 50 moves each without capture or man move.
+    const DRAWS: DrawRules = DrawRules::Reversible(100);
 }
 
 /// American pool checkers (APCA rules via dctl `pool.hpp`; rules.md §6).
@@ -272,6 +310,9 @@ impl Rules for PoolRules {
     // Men capture backwards, kings fly, free choice; a man is crowned only when it ends on the
     // last row (CapturePromotion::Stays, the default).
     const PRECEDENCE: Precedence = Precedence::Free;
+    // dctl max_reversible_moves = 30 (APCA rule 26, unit not verified): read as 30 moves each,
+    // 60 plies; a house rule under D-A3.
+    const DRAWS: DrawRules = DrawRules::Reversible(60);
 }
 
 /// Thai draughts, Mak-hot (rules.md §6; dctl `thai.hpp`, mindsports).
@@ -295,6 +336,8 @@ impl Rules for ThaiRules {
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;
     // PDN GameType 31: captures are written with `-`.
     const CAPTURE_SEPARATOR: char = '-';
+    // D-A3 house rule: 50 moves each without capture or man move.
+    const DRAWS: DrawRules = DrawRules::Reversible(100);
 }
 
 /// Canadian draughts: the international rules on 12x12 with 30 men a side (rules.md §6).
@@ -326,6 +369,9 @@ impl Rules for BreakthroughRules {
     const NAME: &'static str = "breakthrough";
     const START: &'static str = InternationalRules::START;
     const GOAL: Goal = Goal::FirstKing;
+    // lidraughts Breakthrough: no draw rules.
+    const DRAWS: DrawRules = DrawRules::None;
+    const REPETITION: Repetition = Repetition::Ignored;
 }
 
 /// Antidraughts: international rules; a player who cannot move wins (lidraughts
@@ -337,6 +383,8 @@ impl Rules for AntidraughtsRules {
     const NAME: &'static str = "antidraughts";
     const START: &'static str = InternationalRules::START;
     const GOAL: Goal = Goal::NoMoveWins;
+    // lidraughts Antidraughts: threefold repetition only.
+    const DRAWS: DrawRules = DrawRules::None;
 }
 
 /// Turkish draughts, Dama (rules.md §6; Wikipedia; perft from the kish engine).
@@ -356,6 +404,8 @@ impl Rules for TurkishRules {
     // A man reaching the last row during a capture is crowned and goes on as a king.
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::ContinuesAsKing;
     const NOTATION: Notation = Notation::Algebraic;
+    // D-A3 house rule: 50 moves each without capture or man move.
+    const DRAWS: DrawRules = DrawRules::Reversible(100);
 }
 
 /// Armenian draughts, Tama (rules.md §6; Ludii `Tama.lud`).
@@ -374,4 +424,6 @@ impl Rules for ArmenianRules {
     // A man crowned during a capture goes on as a king (rules.md §6).
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::ContinuesAsKing;
     const NOTATION: Notation = Notation::Algebraic;
+    // D-A3 house rule: 50 moves each without capture or man move.
+    const DRAWS: DrawRules = DrawRules::Reversible(100);
 }
