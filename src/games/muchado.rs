@@ -638,7 +638,10 @@ impl Game for MuchAdo {
     /// empty), then White's and Black's reserve as one digit each: 40 characters.
     fn from_hub(text: &str) -> Result<Self, PositionError> {
         let t = text.trim();
-        if t.len() != CELLS + 3 || !t.is_ascii() {
+        if !t.is_ascii() {
+            return Err(PositionError::Syntax("the position string must be ASCII".into()));
+        }
+        if t.len() != CELLS + 3 {
             return Err(PositionError::Length {
                 expected: CELLS + 3,
                 found: t.chars().count(),
@@ -666,7 +669,7 @@ impl Game for MuchAdo {
         }
         let digit = |c: u8| {
             c.is_ascii_digit()
-                .then_some(c - b'0')
+                .then(|| c - b'0')
                 .ok_or_else(|| PositionError::Syntax("reserves must be digits".into()))
         };
         let b = t.as_bytes();

@@ -577,7 +577,10 @@ impl Game for Sixteen {
     /// The ply counter and a pending huff are not part of it.
     fn from_hub(text: &str) -> Result<Self, PositionError> {
         let t = text.trim();
-        if t.len() != POINTS + 1 || !t.is_ascii() {
+        if !t.is_ascii() {
+            return Err(PositionError::Syntax("the position string must be ASCII".into()));
+        }
+        if t.len() != POINTS + 1 {
             return Err(PositionError::Length {
                 expected: POINTS + 1,
                 found: t.chars().count(),
