@@ -159,16 +159,20 @@ pub(super) fn to_fen<R: Rules>(pos: &Draughts<R>) -> String {
     for side in [Side::White, Side::Black] {
         s.push(':');
         s.push(side.letter());
-        let items: Vec<String> = pos.pieces[side.index()]
+        // Ascending square numbers (on a mirrored board bit order is not numbering order).
+        let mut squares: Vec<(usize, bool)> = pos.pieces[side.index()]
             .iter()
             .map(|b| {
-                let n = R::Board::number_of(b).expect("pieces stand on playing squares");
-                if pos.kings.has(b) {
-                    format!("K{n}")
-                } else {
-                    n.to_string()
-                }
+                (
+                    R::Board::number_of(b).expect("pieces stand on playing squares"),
+                    pos.kings.has(b),
+                )
             })
+            .collect();
+        squares.sort_unstable();
+        let items: Vec<String> = squares
+            .iter()
+            .map(|&(n, king)| if king { format!("K{n}") } else { n.to_string() })
             .collect();
         s.push_str(&items.join(","));
     }

@@ -161,6 +161,11 @@ impl<R: Rules> Evaluate for Draughts<R> {
                 return Some(Outcome::Win(mover));
             }
         }
+        // A counted draw rule that has run out (its clocks are part of the position). `outcome`
+        // decides it, so that a player without a move still loses first.
+        if self.is_counted_draw() {
+            return self.outcome();
+        }
         None
     }
     fn move_slot(mv: &Self::Move) -> usize {
