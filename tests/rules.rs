@@ -538,3 +538,35 @@ fn breakthrough_has_no_counted_draw() {
     let p: Breakthrough = pos("W:W36:B15:H200:E200");
     assert_eq!(play(&p, "36-31").outcome(), None);
 }
+
+#[test]
+fn d_a3_counted_draws_can_be_switched_off() {
+    // D-A3: disputed or house draw rules come with a switch.
+    let mut p: Spanish = pos("W:WKb1,Kd1:BKg8,Ke8:H99");
+    assert!(Spanish::options().iter().any(|o| o.name == "counted-draws"));
+    assert_eq!(
+        play(&p, "a1-b2").outcome(),
+        Some(Outcome::Draw),
+        "house rule: 50 moves each"
+    );
+    p.set_option("counted-draws", "false").unwrap();
+    assert_eq!(
+        play(&p, "a1-b2").outcome(),
+        None,
+        "the option travels with the position"
+    );
+    assert!(p.set_option("counted-draws", "maybe").is_err());
+    assert!(p.set_option("huffing", "true").is_err());
+}
+
+#[test]
+fn d_a2_italian_repetition_count_is_an_option() {
+    let mut p = Italian::start();
+    assert_eq!(p.repetition(), tempo::game::Repetition::Draw(4));
+    p.set_option("repetitions", "3").unwrap();
+    assert_eq!(p.repetition(), tempo::game::Repetition::Draw(3));
+    assert!(
+        Russian::start().set_option("repetitions", "3").is_err(),
+        "Italian only"
+    );
+}

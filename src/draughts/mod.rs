@@ -12,7 +12,7 @@ pub mod rules;
 
 use crate::bits::Bits;
 use crate::game::{
-    Duplicates, Game, MoveError, MoveList, MoveStyle, Outcome, PositionError, Repetition, Side,
+    Duplicates, Game, MoveError, MoveList, MoveStyle, Outcome, PositionError, Repetition, RuleOption, Side,
 };
 use crate::zobrist;
 use geom::Geometry;
@@ -73,6 +73,31 @@ pub struct Clocks {
     pub ending: u16,
 }
 
+/// Rule options of the square-board family, as a position carries them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RuleFlags {
+    /// The counted draw rules (official, or the house rule where none is known, D-A3) are off.
+    pub no_counted_draws: bool,
+    /// Italian only: the repetition count chosen instead of D-A2's four (0 = the default).
+    pub repetitions: u8,
+}
+
+/// The rule options every square-board variant offers.
+pub const DRAUGHTS_OPTIONS: &[RuleOption] = &[
+    RuleOption {
+        name: "counted-draws",
+        values: &["true", "false"],
+        default: "true",
+        help: "the variant's counted draw rules (its house rule where the official one is unknown, D-A3)",
+    },
+    RuleOption {
+        name: "repetitions",
+        values: &["3", "4"],
+        default: "4",
+        help: "Italian only: occurrences of a position that draw (D-A2: 4, as dctl; fid.it's summary says 3)",
+    },
+];
+
 /// A position of a square-board variant.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Draughts<R: Rules> {
@@ -84,6 +109,8 @@ pub struct Draughts<R: Rules> {
     /// Frisian king-move runs of each side (always default in other variants).
     runs: [KingRun; 2],
     clocks: Clocks,
+    /// Rule options (see [`DRAUGHTS_OPTIONS`]); constant within a game, so not in the key.
+    options: RuleFlags,
     key: u64,
     rules: PhantomData<R>,
 }
@@ -141,6 +168,7 @@ impl<R: Rules> Draughts<R> {
             side,
             runs,
             clocks: Clocks::default(),
+            options: RuleFlags::default(),
             key: 0,
             rules: PhantomData,
         };
@@ -291,6 +319,9 @@ impl<R: Rules> Draughts<R> {
 
     /// Whether a counted draw rule of the variant has run out (rules.md §2.7, §3.4, §5, §6).
     pub fn is_counted_draw(&self) -> bool {
+        if self.options.no_counted_draws {
+            return false;
+        }
         let Clocks { reversible, ending } = self.clocks;
         let count = |set: BitsOf<R>| set.count();
         let (w, b) = (self.pieces[0], self.pieces[1]);
@@ -460,7 +491,38 @@ impl<R: Rules> Game for Draughts<R> {
         })
     }
     fn repetition(&self) -> Repetition {
-        R::REPETITION
+        match (R::REPETITION, self.options.repetitions) {
+            (Repetition::Draw(_), n) if n > 0 => Repetition::Draw(n),
+            (rule, _) => rule,
+        }
+    }
+    fn options() -> &'static [RuleOption] {
+        if R::NAME == "italian" {
+            DRAUGHTS_OPTIONS
+        } else {
+            &DRAUGHTS_OPTIONS[..1]
+        }
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let bad = || format!("option {name} does not take {value:?}");
+        match name {
+            "counted-draws" => {
+                self.options.no_counted_draws = match value {
+                    "true" => false,
+                    "false" => true,
+                    _ => return Err(bad()),
+                }
+            }
+            "repetitions" if R::NAME == "italian" => {
+                self.options.repetitions = match value {
+                    "3" => 3,
+                    "4" => 4,
+                    _ => return Err(bad()),
+                }
+            }
+            _ => return Err(format!("unknown rule option {name:?} for {}", R::NAME)),
+        }
+        Ok(())
     }
 }
 
