@@ -545,13 +545,13 @@ fn d_a3_counted_draws_can_be_switched_off() {
     let mut p: Spanish = pos("W:WKb1,Kd1:BKg8,Ke8:H99");
     assert!(Spanish::options().iter().any(|o| o.name == "counted-draws"));
     assert_eq!(
-        play(&p, "a1-b2").outcome(),
+        play(&p, "b1-a2").outcome(),
         Some(Outcome::Draw),
         "house rule: 50 moves each"
     );
     p.set_option("counted-draws", "false").unwrap();
     assert_eq!(
-        play(&p, "a1-b2").outcome(),
+        play(&p, "b1-a2").outcome(),
         None,
         "the option travels with the position"
     );
