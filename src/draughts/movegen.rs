@@ -402,13 +402,27 @@ impl<R: Rules> Captures<'_, R> {
     }
 }
 
-/// Fills `list` with the captures of the side to move (precedence applied); `list` must be empty.
-#[inline]
-fn captures<R: Rules, const WHITE: bool>(
-    pos: &Draughts<R>,
-    dup: Duplicates,
-    list: &mut MoveList<Move<BitsOf<R>>>,
-) {
+/// The piece sets move generation starts from, seen from the side to move.
+struct Sides<B> {
+    opp: B,
+    empty: B,
+    men: B,
+    kings: B,
+    /// Men that have a capture.
+    capturing_men: B,
+    /// Whether some king has a capture.
+    king_captures: bool,
+}
+
+impl<B: Bits> Sides<B> {
+    #[inline(always)]
+    fn any_capture(&self) -> bool {
+        !self.capturing_men.is_empty() || self.king_captures
+    }
+}
+
+#[inline(always)]
+fn sides<R: Rules, const WHITE: bool>(pos: &Draughts<R>) -> Sides<BitsOf<R>> {
     let me = if WHITE { 0 } else { 1 };
     let own = pos.pieces[me];
     let opp = pos.pieces[1 - me];
@@ -420,34 +434,50 @@ fn captures<R: Rules, const WHITE: bool>(
     } else {
         opp & !pos.kings
     };
-    let cmen = capturing_men::<R, WHITE>(men, man_victims, empty);
-    let ckings = kings_can_capture::<R>(kings, opp, empty);
-    if cmen.is_empty() && !ckings {
+    Sides {
+        opp,
+        empty,
+        men,
+        kings,
+        capturing_men: capturing_men::<R, WHITE>(men, man_victims, empty),
+        king_captures: kings_can_capture::<R>(kings, opp, empty),
+    }
+}
+
+/// Fills `list` with the captures of the side to move (precedence applied); `list` must be empty.
+#[inline]
+fn captures<R: Rules, const WHITE: bool>(
+    pos: &Draughts<R>,
+    s: &Sides<BitsOf<R>>,
+    dup: Duplicates,
+    list: &mut MoveList<Move<BitsOf<R>>>,
+) {
+    if !s.any_capture() {
         return;
     }
     let mut walk = Captures::<R> {
         list,
-        opp,
-        opp_kings: opp & pos.kings,
-        empty,
+        opp: s.opp,
+        opp_kings: s.opp & pos.kings,
+        empty: s.empty,
         from: 0,
         by_king: false,
         best: 0,
         keep: dup == Duplicates::Keep,
         first_king: 0,
     };
-    for sq in cmen.iter() {
+    for sq in s.capturing_men.iter() {
         walk.from = sq as u8;
         walk.by_king = false;
-        walk.empty = empty | BitsOf::<R>::bit(sq);
+        walk.empty = s.empty | BitsOf::<R>::bit(sq);
         walk.man::<WHITE>(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY, 0);
     }
-    if ckings {
-        for sq in kings.iter() {
+    if s.king_captures {
+        for sq in s.kings.iter() {
             walk.from = sq as u8;
             walk.by_king = true;
             // FMJD 4.8: the king's start square is empty during its own capture.
-            walk.empty = empty | BitsOf::<R>::bit(sq);
+            walk.empty = s.empty | BitsOf::<R>::bit(sq);
             walk.king(BitsOf::<R>::bit(sq), BitsOf::<R>::EMPTY, false, 0);
         }
     }
@@ -459,14 +489,12 @@ fn generate_side<R: Rules, const WHITE: bool>(
     list: &mut MoveList<Move<BitsOf<R>>>,
 ) {
     list.clear();
-    captures::<R, WHITE>(pos, dup, list);
+    let s = sides::<R, WHITE>(pos);
+    captures::<R, WHITE>(pos, &s, dup, list);
     if !list.is_empty() {
         return;
     }
-    let me = if WHITE { 0 } else { 1 };
-    let own = pos.pieces[me];
-    let empty = pos.empty();
-    let men = own & !pos.kings;
+    let (empty, men) = (s.empty, s.men);
     let promo = promotion_row::<R, WHITE>();
     let (steps, n) = man_step_dirs::<R, WHITE>();
     for &d in &steps[..n] {
@@ -480,7 +508,7 @@ fn generate_side<R: Rules, const WHITE: bool>(
             });
         }
     }
-    let kings = own & pos.kings & !pos.restricted_king();
+    let kings = s.kings & !pos.restricted_king();
     let (steps, n) = king_step_dirs::<R>();
     for k in kings.iter() {
         for &d in &steps[..n] {
@@ -497,26 +525,15 @@ fn generate_side<R: Rules, const WHITE: bool>(
 }
 
 fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
-    let me = if WHITE { 0 } else { 1 };
-    let own = pos.pieces[me];
-    let opp = pos.pieces[1 - me];
-    let empty = pos.empty();
-    let men = own & !pos.kings;
-    let kings = own & pos.kings;
-    let man_victims = if R::MEN_CAPTURE_KINGS {
-        opp
-    } else {
-        opp & !pos.kings
-    };
-    if !capturing_men::<R, WHITE>(men, man_victims, empty).is_empty()
-        || kings_can_capture::<R>(kings, opp, empty)
-    {
+    let s = sides::<R, WHITE>(pos);
+    if s.any_capture() {
         let mut list = MoveList::new();
-        captures::<R, WHITE>(pos, dup, &mut list);
+        captures::<R, WHITE>(pos, &s, dup, &mut list);
         if !list.is_empty() {
             return list.len() as u64;
         }
     }
+    let (empty, men, kings) = (s.empty, s.men, s.kings);
     let mut n = 0;
     let (steps, count) = man_step_dirs::<R, WHITE>();
     for &d in &steps[..count] {
