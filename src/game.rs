@@ -33,6 +33,14 @@ impl Side {
     pub fn index(self) -> usize {
         self as usize
     }
+    /// The side a FEN or Hub side letter names (`W`/`w` or `B`/`b`).
+    pub fn from_letter(s: &str) -> Option<Side> {
+        match s {
+            "W" | "w" => Some(Side::White),
+            "B" | "b" => Some(Side::Black),
+            _ => None,
+        }
+    }
     /// `W` or `B`, as in FEN and the Hub position string.
     pub fn letter(self) -> char {
         match self {

@@ -136,3 +136,25 @@ pub(crate) fn pick<M: Copy + PartialEq>(
         )),
     }
 }
+
+/// Splits a Hub position string of `len` ASCII characters into the side to move and the rest,
+/// with the errors both odd boards report.
+pub(crate) fn split_hub(
+    text: &str,
+    len: usize,
+) -> Result<(crate::game::Side, &str), crate::game::PositionError> {
+    use crate::game::{PositionError, Side};
+    let t = text.trim();
+    if !t.is_ascii() {
+        return Err(PositionError::Syntax("the position string must be ASCII".into()));
+    }
+    if t.len() != len {
+        return Err(PositionError::Length {
+            expected: len,
+            found: t.len(),
+        });
+    }
+    let side = Side::from_letter(&t[..1])
+        .ok_or_else(|| PositionError::Syntax(format!("side to move must be W or B, not {:?}", &t[..1])))?;
+    Ok((side, &t[1..]))
+}

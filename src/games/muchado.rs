@@ -637,27 +637,9 @@ impl Game for MuchAdo {
     /// The side letter, one character per cell in cell order (`w`/`b` soldier, `W`/`B` king, `e`
     /// empty), then White's and Black's reserve as one digit each: 40 characters.
     fn from_hub(text: &str) -> Result<Self, PositionError> {
-        let t = text.trim();
-        if !t.is_ascii() {
-            return Err(PositionError::Syntax("the position string must be ASCII".into()));
-        }
-        if t.len() != CELLS + 3 {
-            return Err(PositionError::Length {
-                expected: CELLS + 3,
-                found: t.chars().count(),
-            });
-        }
-        let side = match &t[..1] {
-            "W" | "w" => Side::White,
-            "B" | "b" => Side::Black,
-            s => {
-                return Err(PositionError::Syntax(format!(
-                    "side to move must be W or B, not {s:?}"
-                )));
-            }
-        };
+        let (side, rest) = super::split_hub(text, CELLS + 3)?;
         let (mut pieces, mut kings) = ([0u64; 2], 0u64);
-        for (p, c) in t[1..=CELLS].chars().enumerate() {
+        for (p, c) in rest[..CELLS].chars().enumerate() {
             match c {
                 'w' => pieces[0] |= 1 << p,
                 'b' => pieces[1] |= 1 << p,
@@ -672,8 +654,8 @@ impl Game for MuchAdo {
                 .then(|| c - b'0')
                 .ok_or_else(|| PositionError::Syntax("reserves must be digits".into()))
         };
-        let b = t.as_bytes();
-        let reserves = [digit(b[CELLS + 1])?, digit(b[CELLS + 2])?];
+        let b = rest.as_bytes();
+        let reserves = [digit(b[CELLS])?, digit(b[CELLS + 1])?];
         MuchAdo::from_parts(pieces[0], pieces[1], kings, reserves, side)
     }
     fn to_hub(&self) -> String {

@@ -576,27 +576,9 @@ impl Game for Sixteen {
     /// The side letter and one character per point in point order (`w`, `b`, `e`): 38 characters.
     /// The ply counter and a pending huff are not part of it.
     fn from_hub(text: &str) -> Result<Self, PositionError> {
-        let t = text.trim();
-        if !t.is_ascii() {
-            return Err(PositionError::Syntax("the position string must be ASCII".into()));
-        }
-        if t.len() != POINTS + 1 {
-            return Err(PositionError::Length {
-                expected: POINTS + 1,
-                found: t.chars().count(),
-            });
-        }
-        let side = match &t[..1] {
-            "W" | "w" => Side::White,
-            "B" | "b" => Side::Black,
-            s => {
-                return Err(PositionError::Syntax(format!(
-                    "side to move must be W or B, not {s:?}"
-                )));
-            }
-        };
+        let (side, rest) = super::split_hub(text, POINTS + 1)?;
         let mut pieces = [0u64; 2];
-        for (p, c) in t[1..].chars().enumerate() {
+        for (p, c) in rest.chars().enumerate() {
             match c {
                 'w' | 'W' => pieces[0] |= 1 << p,
                 'b' | 'B' => pieces[1] |= 1 << p,
