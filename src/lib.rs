@@ -21,6 +21,7 @@ pub mod game;
 pub mod games;
 pub mod perft;
 pub mod search;
+pub mod show;
 pub mod tt;
 pub mod variant;
 pub mod zobrist;
