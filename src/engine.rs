@@ -79,38 +79,67 @@ impl<G: Evaluate> Engine<G> {
     /// Starts searching `root`, whose game history (keys of the positions since the last
     /// irreversible move, oldest first; see [`crate::search::replay`]) is `history`. A running
     /// search is stopped first; its `Done` event still arrives before any event of this one.
-    /// With `ponder`, time limits wait for [`Engine::ponder_hit`].
+    /// With `ponder`, time limits wait for [`Engine::ponder_hit`]. Events go to [`Engine::events`].
     pub fn go(&mut self, root: G, history: Vec<u64>, limits: Limits, ponder: bool) {
+        let sender = self.sender.clone();
+        self.go_with(root, history, limits, ponder, Vec::new(), move |event| {
+            let _ = sender.send(event);
+        });
+    }
+
+    /// As [`Engine::go`], searching only the root moves in `only` (all when it is empty), with
+    /// every event handed to `sink` on the search thread instead of the engine's channel (a
+    /// protocol front-end formats them there, while it still knows the root position).
+    pub fn go_with(
+        &mut self,
+        root: G,
+        history: Vec<u64>,
+        limits: Limits,
+        ponder: bool,
+        only: Vec<G::Move>,
+        mut sink: impl FnMut(Event<G::Move>) + Send + 'static,
+    ) {
         self.stop();
         self.wait();
         let shared = Arc::new(Shared::default());
         shared.ponder.store(ponder, Ordering::Relaxed);
         self.shared = Arc::clone(&shared);
         let tt = Arc::clone(&self.tt);
-        let sender = self.sender.clone();
+        // The sink moves into the thread; if the thread cannot start, it comes back here.
+        let (sink_tx, sink_rx) = crossbeam_channel::bounded(1);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK)
-            .spawn({
-                let sender = sender.clone();
-                move || {
+            .spawn(move || {
+                let Ok(mut sink) = sink_rx.recv() else { return };
+                let sink: &mut dyn FnMut(Event<G::Move>) = &mut sink;
+                // A bug in the search must not leave the protocol waiting for `done`: the
+                // first legal move is played instead.
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let mut search = Search::new(&tt, &shared, limits, &history, &root);
-                    let result = search.run(&root, |info| {
-                        let _ = sender.send(Event::Info(info));
-                    });
-                    let _ = sender.send(Event::Done {
-                        best: result.best,
-                        ponder: result.ponder,
-                    });
-                }
+                    search.restrict_root(&only);
+                    search.run(&root, |info| sink(Event::Info(info)))
+                }));
+                let (best, ponder) = match run {
+                    Ok(result) => (result.best, result.ponder),
+                    Err(_) => {
+                        let mut moves = crate::game::MoveList::new();
+                        root.generate(&mut moves);
+                        (moves.first().copied(), None)
+                    }
+                };
+                sink(Event::Done { best, ponder });
             });
         match spawned {
-            Ok(h) => self.handle = Some(h),
+            Ok(h) => {
+                let _ = sink_tx.send(sink);
+                self.handle = Some(h);
+            }
             // No thread: still answer, with the first legal move.
             Err(_) => {
                 let mut moves = crate::game::MoveList::new();
                 root.generate(&mut moves);
-                let _ = sender.send(Event::Done {
+                sink(Event::Done {
                     best: moves.first().copied(),
                     ponder: None,
                 });
@@ -142,11 +171,37 @@ impl<G: Evaluate> Engine<G> {
         self.tt.clear();
     }
 
-    /// Replaces the table with one of `mib` MiB (stops any search first).
-    pub fn resize(&mut self, mib: usize) {
+    /// Replaces the table with one of `mib` MiB (stops any search first). When that much memory
+    /// cannot be had, the old table stays and the error says why.
+    ///
+    /// # Errors
+    /// From [`Tt::try_new`].
+    pub fn resize(&mut self, mib: usize) -> Result<(), String> {
         self.stop();
         self.wait();
-        self.tt = Arc::new(Tt::new(mib));
+        // Free the old table first, so that a large resize does not need both at once.
+        let old = self.tt.size_mib();
+        self.tt = Arc::new(Tt::new(1));
+        match Tt::try_new(mib) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(Tt::try_new(old).unwrap_or_else(|_| Tt::new(1)));
+                Err(e)
+            }
+        }
+    }
+
+    /// The size of the table in MiB.
+    pub fn tt_mib(&self) -> usize {
+        self.tt.size_mib()
+    }
+
+    /// How full the table is, in permille (a sample).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
     }
 }
 

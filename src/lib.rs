@@ -7,7 +7,8 @@
 //! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
 //! - [`perft`]: move-generator verification;
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
-//!   never imports them).
+//!   never imports them);
+//! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -20,6 +21,7 @@ pub mod eval;
 pub mod game;
 pub mod games;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod show;
 pub mod tt;

@@ -11,12 +11,20 @@ use tempo::{perft, with_variant};
 #[derive(Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
+    /// Without a command, Tempo runs as an engine on stdin/stdout and takes the protocol from the
+    /// first line it reads: `hub` or `uci`.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.1; what pydraughts,
+    /// lidraughts-bot, draughtsnet and GWDGUI speak). See protocol.md.
+    Hub,
+    /// Run as a UCI-style engine on stdin/stdout (UCI commands, draughts positions and moves; the
+    /// variant is the UCI_Variant option). See protocol.md.
+    Uci,
     /// Count the leaf nodes of the legal-move tree (verifies the move generator).
     ///
     /// Prints one line per depth: `depth <d> nodes <n> time <seconds> nps <n>`.
@@ -221,10 +229,25 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Perft(args) => with_variant!(args.variant, G => run_perft::<G>(args)),
-        Command::Bench(args) => run_bench(args),
-        Command::Search(args) => with_variant!(args.variant, G => run_search::<G>(args)),
-        Command::Show(args) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
+        None => {
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                eprintln!("tempo: engine mode; type `hub` or `uci` to start (`tempo --help` for commands)");
+            }
+            tempo::protocol::run(None);
+            Ok(())
+        }
+        Some(Command::Hub) => {
+            tempo::protocol::run(Some(tempo::protocol::Dialect::Hub));
+            Ok(())
+        }
+        Some(Command::Uci) => {
+            tempo::protocol::run(Some(tempo::protocol::Dialect::Uci));
+            Ok(())
+        }
+        Some(Command::Perft(args)) => with_variant!(args.variant, G => run_perft::<G>(args)),
+        Some(Command::Bench(args)) => run_bench(args),
+        Some(Command::Search(args)) => with_variant!(args.variant, G => run_search::<G>(args)),
+        Some(Command::Show(args)) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -114,15 +114,53 @@ impl std::fmt::Debug for Tt {
 
 impl Tt {
     /// A table of about `mib` MiB (at least one cluster).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; front-ends use [`Tt::try_new`].
     pub fn new(mib: usize) -> Tt {
+        Tt::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` MiB, or an error (never an abort) when the machine cannot give that
+    /// much: more than [`Tt::max_mib`], or an allocation that fails.
+    ///
+    /// # Errors
+    /// A message naming the size asked for and the limit.
+    pub fn try_new(mib: usize) -> Result<Tt, String> {
+        let limit = Tt::max_mib();
+        if mib > limit {
+            return Err(format!(
+                "a {mib} MiB table does not fit: at most {limit} MiB (half the memory available)"
+            ));
+        }
         let bytes = mib.saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * 16)).max(1);
-        let words = (0..clusters * CLUSTER * 2).map(|_| AtomicU64::new(0)).collect();
-        Tt {
-            words,
+        let len = clusters * CLUSTER * 2;
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(len)
+            .map_err(|_| format!("cannot allocate a {mib} MiB table"))?;
+        words.extend((0..len).map(|_| AtomicU64::new(0)));
+        Ok(Tt {
+            words: words.into_boxed_slice(),
             clusters,
             generation: AtomicU8::new(0),
-        }
+        })
+    }
+
+    /// The largest table [`Tt::try_new`] builds: half the memory the system reports available
+    /// (`MemAvailable` of `/proc/meminfo`), so that a table never pushes the machine into swap or
+    /// the out-of-memory killer; 1 TiB where the system does not say.
+    pub fn max_mib() -> usize {
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|text| {
+                let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+                let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+                Some(kib / 1024 / 2)
+            })
+            .unwrap_or(1 << 20)
+            .max(1)
     }
 
     /// The size in MiB the table was built with (rounded down).

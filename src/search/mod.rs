@@ -47,6 +47,9 @@ pub struct Limits {
     pub infinite: bool,
     /// Number of best moves to report (MultiPV); 0 and 1 mean one.
     pub multipv: usize,
+    /// The search chooses a move to play in a game (Hub `go think`, UCI `go` with a clock or a
+    /// move time): a forced move is played at once, as with a game clock. Analysis leaves it off.
+    pub play: bool,
 }
 
 /// Flags the controlling thread sets while a search runs.
@@ -156,6 +159,8 @@ pub struct Search<'a, G: Evaluate> {
     excluded: MoveList<G::Move>,
     /// Nominal depth of the current iteration.
     root_depth: usize,
+    /// When not empty, the only root moves searched (UCI `searchmoves`).
+    only: MoveList<G::Move>,
 }
 
 impl<'a, G: Evaluate> Search<'a, G> {
@@ -199,6 +204,15 @@ impl<'a, G: Evaluate> Search<'a, G> {
             pv: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             excluded: MoveList::new(),
             root_depth: 1,
+            only: MoveList::new(),
+        }
+    }
+
+    /// Searches only these root moves (those that are legal); an empty list means every move.
+    pub fn restrict_root(&mut self, moves: &[G::Move]) {
+        self.only.clear();
+        for m in moves {
+            self.only.push(*m);
         }
     }
 
@@ -584,6 +598,13 @@ impl<'a, G: Evaluate> Search<'a, G> {
         self.tt.new_search();
         let mut moves = MoveList::new();
         root.generate(&mut moves);
+        if !self.only.is_empty() && moves.iter().any(|m| self.only.contains(m)) {
+            let mut kept = MoveList::new();
+            for m in moves.iter().filter(|m| self.only.contains(m)) {
+                kept.push(*m);
+            }
+            moves = kept;
+        }
         let mut result = SearchResult {
             best: moves.first().copied(),
             ponder: None,
@@ -598,7 +619,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             return result;
         }
         // In a game a forced move is played at once; analysis still searches it.
-        if moves.len() == 1 && self.limits.clock.is_some() && !self.pondering {
+        if moves.len() == 1 && (self.limits.clock.is_some() || self.limits.play) && !self.pondering {
             return result;
         }
         // Start from the table's move, when it has one.

@@ -1,0 +1,632 @@
+//! The Hub protocol, line for line as Scan 3.1 speaks it (`protocol.md` §1; the notes in
+//! `shared/reference/protocols.md` record Scan's exact behaviour and what each client needs).
+
+use super::session::{Report, Session, SetupError, Start, new_session};
+use super::{Input, MAX_LINE, Out, check_rule_option, rule_options};
+use crate::game::MoveStyle;
+use crate::search::{Clock, Info, Limits, MAX_DEPTH, WIN};
+use crate::tt::WIN_BOUND;
+use crate::variant::Variant;
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use std::time::Duration;
+
+/// One Hub line: a command and its arguments, `name=value` or bare flags (value `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HubLine {
+    /// The command word.
+    pub command: String,
+    /// The arguments in order.
+    pub args: Vec<(String, Option<String>)>,
+}
+
+impl HubLine {
+    /// The value of argument `name` (`Some("")` for a flag).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_deref().unwrap_or(""))
+    }
+
+    /// Whether flag (or argument) `name` is present.
+    pub fn has(&self, name: &str) -> bool {
+        self.args.iter().any(|(n, _)| n == name)
+    }
+}
+
+fn is_id_char(c: char) -> bool {
+    !c.is_control() && !c.is_whitespace() && c != '=' && c != '"'
+}
+
+/// Reads a Hub line by Scan's rules: `command (name[=value])*`, spaces allowed around `=`, values
+/// bare or in double quotes (no escapes).
+///
+/// # Errors
+/// No command, an unterminated quote, a `=` with no name or no value, or a stray character.
+pub fn parse_line(line: &str) -> Result<HubLine, String> {
+    let mut chars = line.char_indices().peekable();
+    let skip_ws = |chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>| {
+        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
+    };
+    let word = |chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>| {
+        let mut w = String::new();
+        while let Some((_, c)) = chars.next_if(|&(_, c)| is_id_char(c)) {
+            w.push(c);
+        }
+        w
+    };
+    skip_ws(&mut chars);
+    let command = word(&mut chars);
+    if command.is_empty() {
+        return Err(match chars.peek() {
+            None => "missing command".to_string(),
+            Some((_, c)) => format!("a command cannot start with {c:?}"),
+        });
+    }
+    let mut args = Vec::new();
+    loop {
+        skip_ws(&mut chars);
+        let Some(&(at, c)) = chars.peek() else { break };
+        if !is_id_char(c) {
+            return Err(format!("unexpected {c:?} at column {}", at + 1));
+        }
+        let name = word(&mut chars);
+        skip_ws(&mut chars);
+        if chars.next_if(|&(_, c)| c == '=').is_none() {
+            args.push((name, None));
+            continue;
+        }
+        skip_ws(&mut chars);
+        let value = match chars.peek() {
+            Some(&(_, '"')) => {
+                chars.next();
+                let mut v = String::new();
+                loop {
+                    match chars.next() {
+                        Some((_, '"')) => break,
+                        Some((_, c)) => v.push(c),
+                        None => return Err(format!("unterminated quote in the value of {name}")),
+                    }
+                }
+                v
+            }
+            _ => {
+                let v = word(&mut chars);
+                if v.is_empty() {
+                    return Err(format!("missing value after {name}="));
+                }
+                v
+            }
+        };
+        args.push((name, Some(value)));
+    }
+    Ok(HubLine { command, args })
+}
+
+/// A value as Hub writes it: bare when it is a plain word, else in quotes (a `"` inside, which Hub
+/// cannot carry, becomes `'`).
+pub fn quote(value: &str) -> String {
+    if !value.is_empty() && value.chars().all(is_id_char) {
+        value.to_string()
+    } else {
+        format!("\"{}\"", value.replace('"', "'"))
+    }
+}
+
+/// Hundredths as a decimal with two places (`-0.05`, `1.20`).
+fn centi(v: i64) -> String {
+    let sign = if v < 0 { "-" } else { "" };
+    format!("{sign}{}.{:02}", v.abs() / 100, v.abs() % 100)
+}
+
+/// A score as Hub prints it: men with two decimals, for the side to move; a win in `n` plies is
+/// `100 - n/100` (a loss its negation), the encoding Scan uses and clients decode.
+pub fn score_text(score: i32) -> String {
+    let s = i64::from(score);
+    let win = i64::from(WIN);
+    if score >= WIN_BOUND {
+        centi(10_000 - (win - s))
+    } else if score <= -WIN_BOUND {
+        centi(-(10_000 - (win + s)))
+    } else {
+        // Evaluations stay inside Scan's ±80 men so that no client reads one as a win.
+        centi(s.clamp(-8_000, 8_000))
+    }
+}
+
+/// An `info` line in Scan's field order, every field present.
+pub fn info_line(info: &Info<String>) -> String {
+    let secs = info.time.as_secs_f64();
+    let mnps = if secs > 0.0 {
+        info.nodes as f64 / secs / 1e6
+    } else {
+        0.0
+    };
+    let mut line = format!(
+        "info depth={} mean-depth={}.0 score={} nodes={} time={secs:.3} nps={mnps:.1} pv={}",
+        info.depth,
+        info.depth,
+        score_text(info.score),
+        info.nodes,
+        quote(&info.pv.join(" "))
+    );
+    if info.multipv > 1 {
+        line.push_str(&format!(" multipv={}", info.multipv));
+    }
+    line
+}
+
+/// The names Scan gives the variants it plays; Tempo's own name for the others.
+pub fn hub_name(v: Variant) -> &'static str {
+    match v {
+        Variant::International => "normal",
+        Variant::Breakthrough => "bt",
+        Variant::Antidraughts => "losing",
+        _ => v.name(),
+    }
+}
+
+/// The `variant` parameter's values: Scan's five first, then every other game.
+pub fn variant_values() -> Vec<&'static str> {
+    let scan = [
+        Variant::International,
+        Variant::Killer,
+        Variant::Breakthrough,
+        Variant::Frisian,
+        Variant::Antidraughts,
+    ];
+    scan.iter()
+        .chain(Variant::ALL.iter().filter(|v| !scan.contains(v)))
+        .map(|&v| hub_name(v))
+        .collect()
+}
+
+/// `tt-size` is Scan's: the base-2 logarithm of the number of 16-byte entries.
+const TT_SIZE_MIN: u32 = 16;
+/// The largest `tt-size` (16 GiB).
+const TT_SIZE_MAX: u32 = 30;
+/// Default `tt-size`: 2^22 entries, 64 MiB.
+const TT_SIZE_DEFAULT: u32 = 22;
+/// The largest `multipv`.
+pub const MULTIPV_MAX: usize = 64;
+
+fn tt_mib(log2: u32) -> usize {
+    ((1usize << log2) * 16) >> 20
+}
+
+/// What `level` lines have set since the last `pos` or search.
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    move_time: Option<Duration>,
+    time: Option<Duration>,
+    inc: Option<Duration>,
+    moves: Option<u32>,
+    infinite: bool,
+}
+
+fn seconds(name: &str, text: &str) -> Result<Duration, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("{name}={text} is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!("{name}={text} must be zero or more seconds"));
+    }
+    Ok(Duration::from_secs_f64(v.min(1e9)))
+}
+
+fn integer(name: &str, text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| format!("{name}={text} is not a whole number of 0 or more"))
+}
+
+fn boolean(name: &str, text: &str) -> Result<bool, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("{name} takes true or false, not {text:?}")),
+    }
+}
+
+/// The Hub front-end.
+pub struct Hub {
+    out: Out,
+    session: Box<dyn Session>,
+    reports: Receiver<Report>,
+    sender: Sender<Report>,
+    variant: Variant,
+    tt_size: u32,
+    threads: u64,
+    ponder: bool,
+    multipv: usize,
+    options: Vec<(String, String)>,
+    level: Level,
+    searching: bool,
+}
+
+impl Hub {
+    /// A Hub engine writing to `out`, set up for International draughts.
+    pub fn new(out: Out) -> Hub {
+        let (sender, reports) = unbounded();
+        let (session, _) = new_session(
+            Variant::International,
+            tt_mib(TT_SIZE_DEFAULT),
+            &[],
+            MoveStyle::Hub,
+            sender.clone(),
+        );
+        Hub {
+            out,
+            session,
+            reports,
+            sender,
+            variant: Variant::International,
+            tt_size: TT_SIZE_DEFAULT,
+            threads: 1,
+            ponder: false,
+            multipv: 1,
+            options: Vec::new(),
+            level: Level::default(),
+            searching: false,
+        }
+    }
+
+    /// Serves lines from `input` (after `first`, a line already read) until `quit` or end of input.
+    pub fn run(mut self, input: Receiver<Input>, first: Option<String>) {
+        if let Some(line) = first
+            && !self.input(Input::Line(line))
+        {
+            return;
+        }
+        let reports = self.reports.clone();
+        loop {
+            select! {
+                recv(input) -> msg => match msg {
+                    Ok(i) => {
+                        if !self.input(i) {
+                            return;
+                        }
+                    }
+                    // End of input: the client is gone; quit at once.
+                    Err(_) => {
+                        self.session.stop();
+                        return;
+                    }
+                },
+                recv(reports) -> r => {
+                    if let Ok(r) = r {
+                        self.report(r);
+                    }
+                }
+            }
+        }
+    }
+
+    fn error(&mut self, message: &str) {
+        self.out.line(&format!("error message={}", quote(message)));
+    }
+
+    fn report(&mut self, report: Report) {
+        match report {
+            Report::Info(info) => self.out.line(&info_line(&info)),
+            Report::Done { best, ponder } => {
+                self.searching = false;
+                self.out.line(&match (best, ponder) {
+                    (Some(b), Some(p)) => format!("done move={b} ponder={p}"),
+                    (Some(b), None) => format!("done move={b}"),
+                    (None, _) => "done".to_string(),
+                });
+            }
+        }
+    }
+
+    /// Ends the running search: stops it and writes its last lines, `done` included.
+    fn finish_search(&mut self) {
+        self.session.stop();
+        while self.searching {
+            match self.reports.recv() {
+                Ok(r) => self.report(r),
+                Err(_) => self.searching = false,
+            }
+        }
+    }
+
+    /// Handles one input; `false` means quit.
+    fn input(&mut self, input: Input) -> bool {
+        let line = match input {
+            Input::Line(l) => l,
+            Input::TooLong(n) => {
+                if self.searching {
+                    self.finish_search();
+                }
+                self.error(&format!("line too long ({n} bytes; at most {MAX_LINE})"));
+                return true;
+            }
+        };
+        let parsed = parse_line(&line);
+        if self.searching {
+            match parsed.as_ref().map(|l| l.command.as_str()) {
+                Ok("ping") => {
+                    self.out.line("pong");
+                    return true;
+                }
+                Ok("ponder-hit") => {
+                    self.session.ponder_hit();
+                    return true;
+                }
+                // Any other line ends the search (Scan does the same), then is carried out.
+                _ => self.finish_search(),
+            }
+        }
+        match parsed {
+            Ok(l) => self.command(&l),
+            Err(e) => {
+                self.error(&e);
+                true
+            }
+        }
+    }
+
+    fn command(&mut self, line: &HubLine) -> bool {
+        let result = match line.command.as_str() {
+            "hub" => {
+                self.handshake();
+                Ok(())
+            }
+            "set-param" => self.set_param(line),
+            "init" => {
+                self.out.line("ready");
+                Ok(())
+            }
+            "new-game" => {
+                self.session.new_game();
+                Ok(())
+            }
+            "pos" => self.pos(line),
+            "level" => self.level(line),
+            "go" => self.go(line),
+            "ping" => {
+                self.out.line("pong");
+                Ok(())
+            }
+            // Outside a search these have nothing to act on (a race with `done` is normal).
+            "stop" | "ponder-hit" => Ok(()),
+            "quit" => return false,
+            other => Err(format!("bad command {other}")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+        true
+    }
+
+    fn handshake(&mut self) {
+        self.out.line(&format!(
+            "id name=Tempo version={} author={} country={}",
+            quote(env!("CARGO_PKG_VERSION")),
+            quote("the Tempo developers"),
+            quote("none")
+        ));
+        self.out.line(&format!(
+            "param name=variant value={} type=enum values={}",
+            hub_name(self.variant),
+            quote(&variant_values().join(" "))
+        ));
+        self.out.line(&format!(
+            "param name=tt-size value={} type=int min={TT_SIZE_MIN} max={TT_SIZE_MAX}",
+            self.tt_size
+        ));
+        self.out.line(&format!(
+            "param name=threads value={} type=int min=1 max=1",
+            self.threads
+        ));
+        self.out
+            .line(&format!("param name=ponder value={} type=bool", self.ponder));
+        self.out.line(&format!(
+            "param name=multipv value={} type=int min=1 max={MULTIPV_MAX}",
+            self.multipv
+        ));
+        for o in rule_options() {
+            let value = self
+                .options
+                .iter()
+                .find(|(n, _)| n == o.name)
+                .map_or(o.default, |(_, v)| v.as_str());
+            let kind = if o.values == ["true", "false"] {
+                "type=bool".to_string()
+            } else {
+                format!("type=enum values={}", quote(&o.values.join(" ")))
+            };
+            self.out
+                .line(&format!("param name={} value={} {kind}", o.name, quote(value)));
+        }
+        self.out.line("wait");
+    }
+
+    fn set_param(&mut self, line: &HubLine) -> Result<(), String> {
+        let name = line
+            .get("name")
+            .ok_or("set-param needs name=<parameter> and value=<value>")?;
+        let value = line
+            .get("value")
+            .ok_or_else(|| format!("set-param name={name} needs value=<value>"))?;
+        match name {
+            "variant" => {
+                let v: Variant = value.parse().map_err(|e| format!("{e}"))?;
+                if v != self.variant {
+                    self.variant = v;
+                    self.rebuild()?;
+                }
+            }
+            "tt-size" => {
+                let n = integer(name, value)?;
+                if !(u64::from(TT_SIZE_MIN)..=u64::from(TT_SIZE_MAX)).contains(&n) {
+                    return Err(format!("tt-size={n} is out of range {TT_SIZE_MIN}-{TT_SIZE_MAX}"));
+                }
+                self.session.resize(tt_mib(n as u32))?;
+                self.tt_size = n as u32;
+            }
+            "threads" => {
+                let n = integer(name, value)?;
+                if n != 1 {
+                    return Err(format!("threads={n}: Tempo searches on one thread"));
+                }
+                self.threads = n;
+            }
+            "ponder" => self.ponder = boolean(name, value)?,
+            "multipv" => {
+                let n = integer(name, value)?;
+                if !(1..=MULTIPV_MAX as u64).contains(&n) {
+                    return Err(format!("multipv={n} is out of range 1-{MULTIPV_MAX}"));
+                }
+                self.multipv = n as usize;
+            }
+            _ => {
+                check_rule_option(name, value).map_err(|e| format!("unknown parameter or {e}"))?;
+                self.session.set_rule_option(name, value)?;
+                self.options.retain(|(n, _)| n != name);
+                self.options.push((name.to_string(), value.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    /// A new session for the variant, with the table size and rule options set so far.
+    fn rebuild(&mut self) -> Result<(), String> {
+        let (session, warning) = new_session(
+            self.variant,
+            tt_mib(self.tt_size),
+            &self.options,
+            MoveStyle::Hub,
+            self.sender.clone(),
+        );
+        self.session = session;
+        warning.map_or(Ok(()), Err)
+    }
+
+    fn pos(&mut self, line: &HubLine) -> Result<(), String> {
+        self.level = Level::default();
+        let start = match line.get("pos") {
+            Some(text) if !line.has("start") => Start::HubOrFen(text),
+            _ => Start::Initial,
+        };
+        let moves: Vec<&str> = line
+            .get("moves")
+            .map(|m| m.split_whitespace().collect())
+            .unwrap_or_default();
+        self.session.set_position(start, &moves).map_err(|e| match e {
+            SetupError::Position(_) => e.to_string(),
+            SetupError::Move { .. } => format!("{e}; the position is unchanged"),
+        })
+    }
+
+    fn level(&mut self, line: &HubLine) -> Result<(), String> {
+        // Check every argument before changing anything: a bad line leaves the level as it was.
+        let mut level = self.level;
+        for (name, value) in &line.args {
+            let v = value.as_deref().unwrap_or("");
+            match name.as_str() {
+                "depth" => {
+                    let d = integer(name, v)?;
+                    level.depth = Some(d.clamp(1, u64::from(MAX_DEPTH)) as u32);
+                }
+                "nodes" => level.nodes = Some(integer(name, v)?),
+                "move-time" => level.move_time = Some(seconds(name, v)?),
+                "time" => level.time = Some(seconds(name, v)?),
+                "inc" => level.inc = Some(seconds(name, v)?),
+                "moves" => {
+                    let n = integer(name, v)?;
+                    level.moves = (n > 0).then(|| n.min(u64::from(u32::MAX)) as u32);
+                }
+                "infinite" => level.infinite = true,
+                // Scan's `ponder` flag, lidraughts' `handicap` and `ply`: not used by Tempo.
+                _ => {}
+            }
+        }
+        self.level = level;
+        Ok(())
+    }
+
+    fn go(&mut self, line: &HubLine) -> Result<(), String> {
+        let ponder = line.has("ponder");
+        let analyze = line.has("analyze");
+        let level = std::mem::take(&mut self.level);
+        if self.session.is_over() {
+            self.error("the game is over in this position: no legal move");
+            self.out.line("done");
+            return Ok(());
+        }
+        let clock = (level.time.is_some() || level.inc.is_some() || level.moves.is_some()).then(|| {
+            let inc = level.inc.unwrap_or_default();
+            // Hub adds the increment before every move: it is on the clock already.
+            Clock {
+                time: level.time.unwrap_or_default() + inc,
+                increment: inc,
+                moves_to_go: level.moves,
+            }
+        });
+        let limits = Limits {
+            depth: level.depth,
+            nodes: level.nodes,
+            movetime: level.move_time,
+            clock,
+            infinite: level.infinite,
+            multipv: self.multipv,
+            play: !analyze,
+        };
+        self.session.go(limits, ponder, &[])?;
+        self.searching = true;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_as_scan_reads_them() {
+        let l = parse_line("  pos pos = Wbbe  moves=\"32-28 19-23\" start").unwrap();
+        assert_eq!(l.command, "pos");
+        assert_eq!(l.get("pos"), Some("Wbbe"));
+        assert_eq!(l.get("moves"), Some("32-28 19-23"));
+        assert!(l.has("start"));
+        assert_eq!(l.get("start"), Some(""));
+        assert_eq!(parse_line("").unwrap_err(), "missing command");
+        assert!(parse_line("pos moves=\"32-28").is_err());
+        assert!(parse_line("level depth=").is_err());
+        assert!(parse_line("=x").is_err());
+        assert!(parse_line("set-param name=a value=\"\"").is_ok());
+    }
+
+    #[test]
+    fn values_are_quoted_only_when_needed() {
+        assert_eq!(quote("31-27"), "31-27");
+        assert_eq!(quote("31-27 17-21"), "\"31-27 17-21\"");
+        assert_eq!(quote(""), "\"\"");
+        assert_eq!(quote("a=b"), "\"a=b\"");
+        assert_eq!(quote("say \"hi\""), "\"say 'hi'\"");
+    }
+
+    #[test]
+    fn scores_use_scan_units() {
+        assert_eq!(score_text(0), "0.00");
+        assert_eq!(score_text(-5), "-0.05");
+        assert_eq!(score_text(120), "1.20");
+        // Win in 3 plies: 100 - 0.03.
+        assert_eq!(score_text(WIN - 3), "99.97");
+        assert_eq!(score_text(-(WIN - 4)), "-99.96");
+        assert_eq!(score_text(20_000), "80.00");
+    }
+
+    #[test]
+    fn variant_values_start_with_scans_names_and_cover_every_game() {
+        let values = variant_values();
+        assert_eq!(values[..5], ["normal", "killer", "bt", "frisian", "losing"]);
+        assert_eq!(values.len(), Variant::ALL.len());
+        for v in values {
+            assert!(v.parse::<Variant>().is_ok(), "{v}");
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! The UCI-style dialect (`protocol.md` §2): chess UCI's commands with draughts positions (PDN FEN)
+//! and moves in each variant's own notation.
+
+use super::session::{Report, Session, Start, new_session};
+use super::{Input, MAX_LINE, Out, check_rule_option, rule_options};
+use crate::game::{MoveStyle, Side};
+use crate::search::{Clock, Info, Limits, MAX_DEPTH, win_distance};
+use crate::variant::Variant;
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use std::time::Duration;
+
+/// Default `Hash` in MiB.
+pub const HASH_DEFAULT: usize = 64;
+/// The largest `Hash` offered, in MiB (the memory actually available may refuse less).
+pub const HASH_MAX: usize = 1 << 16;
+/// The largest `MultiPV`.
+pub const MULTIPV_MAX: usize = 64;
+
+/// An `info` line: `info depth seldepth multipv score cp|win nodes nps time hashfull pv`.
+pub fn info_line(info: &Info<String>, hashfull: u32) -> String {
+    let ms = info.time.as_millis();
+    let nps = (u128::from(info.nodes) * 1000).checked_div(ms).unwrap_or(0);
+    let score = match win_distance(info.score) {
+        Some(moves) => format!("win {moves}"),
+        None => format!("cp {}", info.score),
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} time {ms} hashfull {hashfull} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv.max(1),
+        info.nodes,
+        info.pv.join(" ")
+    )
+}
+
+/// The keywords of `go`.
+const GO_WORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// What a `go` line asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// Root moves to search only.
+    pub searchmoves: Vec<String>,
+    /// Search in ponder mode.
+    pub ponder: bool,
+    /// Time left in milliseconds, White and Black.
+    pub time: [Option<u64>; 2],
+    /// Increment in milliseconds, White and Black.
+    pub inc: [Option<u64>; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Depth limit.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Time for this move, milliseconds.
+    pub movetime: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+}
+
+fn number<T: std::str::FromStr>(word: &str, value: Option<&&str>) -> Result<T, String> {
+    let value = value.ok_or_else(|| format!("go {word} needs a number"))?;
+    value
+        .parse()
+        .map_err(|_| format!("go {word} {value}: not a number in range"))
+}
+
+/// Milliseconds, where a clock below zero (a GUI that lets a clock run out) counts as zero.
+fn millis(word: &str, value: Option<&&str>) -> Result<u64, String> {
+    let v: i64 = number(word, value)?;
+    Ok(v.max(0) as u64)
+}
+
+/// Reads the words after `go`.
+///
+/// # Errors
+/// An unknown word, a missing or malformed number, or a value out of range.
+pub fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let value = words.get(i + 1);
+        i += 2;
+        match word {
+            "searchmoves" => {
+                i -= 1;
+                while i < words.len() && !GO_WORDS.contains(&words[i]) {
+                    go.searchmoves.push(words[i].to_string());
+                    i += 1;
+                }
+            }
+            "ponder" => {
+                go.ponder = true;
+                i -= 1;
+            }
+            "infinite" => {
+                go.infinite = true;
+                i -= 1;
+            }
+            "wtime" => go.time[0] = Some(millis(word, value)?),
+            "btime" => go.time[1] = Some(millis(word, value)?),
+            "winc" => go.inc[0] = Some(millis(word, value)?),
+            "binc" => go.inc[1] = Some(millis(word, value)?),
+            "movestogo" => {
+                let n: u32 = number(word, value)?;
+                go.movestogo = (n > 0).then_some(n);
+            }
+            "depth" => {
+                let d: u32 = number(word, value)?;
+                if !(1..=MAX_DEPTH).contains(&d) {
+                    return Err(format!("go depth {d}: out of range 1-{MAX_DEPTH}"));
+                }
+                go.depth = Some(d);
+            }
+            "nodes" => go.nodes = Some(number(word, value)?),
+            "movetime" => go.movetime = Some(millis(word, value)?),
+            "mate" => return Err("go mate is not supported; use depth".to_string()),
+            other => return Err(format!("go: unknown word {other:?}")),
+        }
+    }
+    Ok(go)
+}
+
+/// The UCI-style front-end.
+pub struct Uci {
+    out: Out,
+    session: Box<dyn Session>,
+    reports: Receiver<Report>,
+    sender: Sender<Report>,
+    variant: Variant,
+    hash: usize,
+    multipv: usize,
+    ponder: bool,
+    options: Vec<(String, String)>,
+    searching: bool,
+}
+
+impl Uci {
+    /// A UCI-style engine writing to `out`, set up for International draughts.
+    pub fn new(out: Out) -> Uci {
+        let (sender, reports) = unbounded();
+        let (session, _) = new_session(
+            Variant::International,
+            HASH_DEFAULT,
+            &[],
+            MoveStyle::Standard,
+            sender.clone(),
+        );
+        Uci {
+            out,
+            session,
+            reports,
+            sender,
+            variant: Variant::International,
+            hash: HASH_DEFAULT,
+            multipv: 1,
+            ponder: false,
+            options: Vec::new(),
+            searching: false,
+        }
+    }
+
+    /// Serves lines from `input` (after `first`, a line already read) until `quit` or end of input.
+    pub fn run(mut self, input: Receiver<Input>, first: Option<String>) {
+        if let Some(line) = first
+            && !self.input(Input::Line(line))
+        {
+            return;
+        }
+        let reports = self.reports.clone();
+        loop {
+            select! {
+                recv(input) -> msg => match msg {
+                    Ok(i) => {
+                        if !self.input(i) {
+                            return;
+                        }
+                    }
+                    Err(_) => {
+                        self.session.stop();
+                        return;
+                    }
+                },
+                recv(reports) -> r => {
+                    if let Ok(r) = r {
+                        self.report(r);
+                    }
+                }
+            }
+        }
+    }
+
+    fn error(&mut self, message: &str) {
+        self.out.line(&format!("info string error: {message}"));
+    }
+
+    fn report(&mut self, report: Report) {
+        match report {
+            Report::Info(info) => {
+                let hashfull = self.session.hashfull();
+                self.out.line(&info_line(&info, hashfull));
+            }
+            Report::Done { best, ponder } => {
+                self.searching = false;
+                self.out.line(&match (best, ponder) {
+                    (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+                    (Some(b), None) => format!("bestmove {b}"),
+                    (None, _) => "bestmove (none)".to_string(),
+                });
+            }
+        }
+    }
+
+    fn finish_search(&mut self) {
+        self.session.stop();
+        while self.searching {
+            match self.reports.recv() {
+                Ok(r) => self.report(r),
+                Err(_) => self.searching = false,
+            }
+        }
+    }
+
+    fn input(&mut self, input: Input) -> bool {
+        let line = match input {
+            Input::Line(l) => l,
+            Input::TooLong(n) => {
+                self.error(&format!("line too long ({n} bytes; at most {MAX_LINE})"));
+                return true;
+            }
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, rest)) = words.split_first() else {
+            return true;
+        };
+        let result = match command {
+            "uci" => {
+                self.handshake();
+                Ok(())
+            }
+            "isready" => {
+                self.out.line("readyok");
+                Ok(())
+            }
+            "setoption" => {
+                self.finish_search();
+                self.setoption(rest)
+            }
+            "ucinewgame" => {
+                self.finish_search();
+                self.session.new_game();
+                Ok(())
+            }
+            "position" => self.position(rest),
+            "go" => {
+                self.finish_search();
+                self.go(rest)
+            }
+            "stop" => {
+                self.finish_search();
+                Ok(())
+            }
+            "ponderhit" => {
+                self.session.ponder_hit();
+                Ok(())
+            }
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            "debug" | "register" => Ok(()),
+            other => Err(format!("unknown command {other:?}")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+        true
+    }
+
+    fn handshake(&mut self) {
+        self.out
+            .line(&format!("id name Tempo {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Tempo developers");
+        let vars: Vec<String> = Variant::ALL.iter().map(|v| format!("var {}", v.name())).collect();
+        self.out.line(&format!(
+            "option name UCI_Variant type combo default {} {}",
+            self.variant.name(),
+            vars.join(" ")
+        ));
+        self.out.line(&format!(
+            "option name Hash type spin default {} min 1 max {HASH_MAX}",
+            self.hash
+        ));
+        self.out
+            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}",
+            self.multipv
+        ));
+        self.out
+            .line(&format!("option name Ponder type check default {}", self.ponder));
+        self.out.line("option name Clear Hash type button");
+        for o in rule_options() {
+            let value = self
+                .options
+                .iter()
+                .find(|(n, _)| n == o.name)
+                .map_or(o.default, |(_, v)| v.as_str());
+            if o.values == ["true", "false"] {
+                self.out
+                    .line(&format!("option name {} type check default {value}", o.name));
+            } else {
+                let vars: Vec<String> = o.values.iter().map(|v| format!("var {v}")).collect();
+                self.out.line(&format!(
+                    "option name {} type combo default {value} {}",
+                    o.name,
+                    vars.join(" ")
+                ));
+            }
+        }
+        self.out.line("uciok");
+    }
+
+    fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
+        if words.first() != Some(&"name") {
+            return Err("setoption needs: setoption name <name> [value <value>]".to_string());
+        }
+        let split = words.iter().position(|w| *w == "value");
+        let name = words[1..split.unwrap_or(words.len())].join(" ");
+        let value = split.map(|i| words[i + 1..].join(" ")).unwrap_or_default();
+        let spin = |max: usize| -> Result<usize, String> {
+            let n: usize = value
+                .parse()
+                .map_err(|_| format!("option {name} takes a number, not {value:?}"))?;
+            if (1..=max).contains(&n) {
+                Ok(n)
+            } else {
+                Err(format!("option {name} value {n} is out of range 1-{max}"))
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                let v: Variant = value.parse().map_err(|e| format!("{e}"))?;
+                if v != self.variant {
+                    self.variant = v;
+                    self.rebuild()?;
+                }
+            }
+            "hash" => {
+                let mib = spin(HASH_MAX)?;
+                self.session.resize(mib)?;
+                self.hash = mib;
+            }
+            "threads" => {
+                if spin(1).is_err() {
+                    return Err(format!("Threads {value}: Tempo searches on one thread"));
+                }
+            }
+            "multipv" => self.multipv = spin(MULTIPV_MAX)?,
+            "ponder" => {
+                self.ponder = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("option Ponder takes true or false, not {value:?}")),
+                }
+            }
+            "clear hash" => self.session.new_game(),
+            _ => {
+                check_rule_option(&name, &value).map_err(|e| format!("unknown option or {e}"))?;
+                self.session.set_rule_option(&name, &value)?;
+                self.options.retain(|(n, _)| *n != name);
+                self.options.push((name, value));
+            }
+        }
+        Ok(())
+    }
+
+    fn rebuild(&mut self) -> Result<(), String> {
+        let (session, warning) = new_session(
+            self.variant,
+            self.hash,
+            &self.options,
+            MoveStyle::Standard,
+            self.sender.clone(),
+        );
+        self.session = session;
+        warning.map_or(Ok(()), Err)
+    }
+
+    fn position(&mut self, words: &[&str]) -> Result<(), String> {
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let head = &words[..moves_at.unwrap_or(words.len())];
+        let moves = moves_at.map_or(&[][..], |i| &words[i + 1..]);
+        let fen;
+        let start = match head.split_first() {
+            Some((&"startpos", [])) => Start::Initial,
+            Some((&"fen", rest)) if !rest.is_empty() => {
+                fen = rest.join(" ");
+                Start::Fen(&fen)
+            }
+            _ => {
+                return Err("position needs: position startpos|fen <FEN> [moves <move>...]".to_string());
+            }
+        };
+        self.session
+            .set_position(start, moves)
+            .map_err(|e| format!("{e}; the position is unchanged"))
+    }
+
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        let go = parse_go(words)?;
+        if self.session.is_over() {
+            self.error("the game is over in this position: no legal move");
+            self.out.line("bestmove (none)");
+            return Ok(());
+        }
+        let side = match self.session.side_to_move() {
+            Side::White => 0,
+            Side::Black => 1,
+        };
+        let clock = go.time[side].map(|t| Clock {
+            time: Duration::from_millis(t),
+            increment: Duration::from_millis(go.inc[side].unwrap_or(0)),
+            moves_to_go: go.movestogo,
+        });
+        let movetime = go.movetime.map(Duration::from_millis);
+        let bounded = clock.is_some() || movetime.is_some() || go.depth.is_some() || go.nodes.is_some();
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime,
+            clock,
+            // A bare `go` searches until `stop`, as in chess UCI.
+            infinite: go.infinite || !bounded,
+            multipv: self.multipv,
+            play: clock.is_some() || movetime.is_some(),
+        };
+        let only: Vec<&str> = go.searchmoves.iter().map(String::as_str).collect();
+        self.session.go(limits, go.ponder, &only)?;
+        self.searching = true;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_words_parse_with_ranges() {
+        let g = parse_go(&["wtime", "1000", "btime", "-5", "winc", "10", "movestogo", "0"]).unwrap();
+        assert_eq!(g.time, [Some(1000), Some(0)]);
+        assert_eq!(g.inc, [Some(10), None]);
+        assert_eq!(g.movestogo, None);
+        let g = parse_go(&["searchmoves", "32-28", "33-29", "depth", "5", "ponder"]).unwrap();
+        assert_eq!(g.searchmoves, ["32-28", "33-29"]);
+        assert_eq!(g.depth, Some(5));
+        assert!(g.ponder);
+        assert!(parse_go(&["depth", "300"]).is_err());
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["nodes", "99999999999999999999999"]).is_err());
+        assert!(parse_go(&["think"]).is_err());
+        assert!(parse_go(&["movetime", "1.5"]).is_err());
+    }
+}
