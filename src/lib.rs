@@ -8,11 +8,13 @@
 //! - [`perft`]: move-generator verification; [`pdn`]: game records;
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
 //!   never imports them);
-//! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends.
+//! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
+//! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analyze;
 pub mod bench;
 pub mod bits;
 pub mod draughts;

@@ -40,6 +40,14 @@ enum Command {
     /// each row, the numbers of its squares; Turkish and Armenian show coordinates only. Sixteen
     /// Soldiers and MuchADo are drawn as their graphs of points, named as in their notation.
     Show(tempo::show::ShowArgs),
+    /// Analyse a position (its best lines) or every move of a PDN game (errors marked ? and ??).
+    ///
+    /// With --fen (or neither --fen nor --pdn: the initial position), prints each completed
+    /// iteration (depth, score, line in the variant's notation) and the best move. With --pdn,
+    /// evaluates every move of the game: the played move's score against the best move's, both
+    /// for the player who moves, and marks errors by the loss. --json prints one JSON object per
+    /// line instead.
+    Analyze(tempo::analyze::AnalyzeArgs),
 }
 
 #[derive(clap::Args)]
@@ -248,6 +256,9 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Search(args)) => with_variant!(args.variant, G => run_search::<G>(args)),
         Some(Command::Show(args)) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
+        Some(Command::Analyze(args)) => {
+            with_variant!(args.variant, G => tempo::analyze::run::<G>(args))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

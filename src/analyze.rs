@@ -1,0 +1,654 @@
+//! `tempo analyze`: the search of one position, or the evaluation of every move of a PDN game,
+//! written for people or, with `--json`, as one JSON object per line for scripts.
+//!
+//! A game is checked whole before any search (every move must read as one legal move), then each
+//! position is searched twice at the same limits: once over every move, for the best move and its
+//! score, and, when the played move is another one, once over the played move alone. Both scores
+//! are for the player who moves; their difference is the move's loss, which marks it (see
+//! [`Marks`]).
+
+use crate::engine::{Engine, Event};
+use crate::eval::Evaluate;
+use crate::game::{MoveStyle, Side};
+use crate::pdn::PdnGame;
+use crate::search::{Info, Limits, win_distance};
+use crate::variant::Variant;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Depth of each search when neither `--depth` nor `--movetime` is given.
+pub const DEFAULT_DEPTH: u32 = 10;
+/// Default loss, in men, from which a move is marked `?` (a mistake).
+pub const DEFAULT_MISTAKE: f64 = 0.5;
+/// Default loss, in men, from which a move is marked `??` (a blunder).
+pub const DEFAULT_BLUNDER: f64 = 1.5;
+
+/// The options of `tempo analyze`.
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = MARKS_HELP)]
+pub struct AnalyzeArgs {
+    /// Variant (see `tempo perft --help` for the names).
+    #[arg(long, short, default_value = "international")]
+    pub variant: Variant,
+    /// Position to search, as PDN FEN (default: the variant's initial position).
+    #[arg(long, conflicts_with = "pdn")]
+    pub fen: Option<String>,
+    /// A PDN file: evaluate every move of one of its games. Moves are read in the variant's
+    /// notation; the game's `FEN` tag, if any, gives its start position.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Which game of the PDN file, counting from 1.
+    #[arg(long, default_value_t = 1, requires = "pdn",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: u32,
+    /// Depth of each search [default: 10 unless --movetime is given].
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Seconds for each search (fractions allowed). A game move that is not the best one costs a
+    /// second search of its own.
+    #[arg(long, conflicts_with = "depth")]
+    pub movetime: Option<f64>,
+    /// Number of best lines to show for a position (ignored for games).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub multipv: u32,
+    /// Print one JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Loss, in men, from which a game move is marked `?`.
+    #[arg(long, default_value_t = DEFAULT_MISTAKE, value_name = "MEN")]
+    pub mistake: f64,
+    /// Loss, in men, from which a game move is marked `??`.
+    #[arg(long, default_value_t = DEFAULT_BLUNDER, value_name = "MEN")]
+    pub blunder: f64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub tt: u32,
+}
+
+const MARKS_HELP: &str = "\
+Scores are in men (a man is 1.00) for the side to move, or `win in N` / `loss in N` moves when the
+search proves the result.
+
+Game analysis (--pdn) prints, for every move, the played move and its score, the best move and its
+score, both from the view of the player who moves, and the loss (best minus played). Marks:
+  ??  a blunder: the loss is at least --blunder men (default 1.5), or the move gives away a proven
+      win, or it walks into a proven loss that the best move avoids;
+  ?   a mistake: the loss is at least --mistake men (default 0.5).
+A summary per player follows: moves, marks, and the average loss in men (a move between proven
+results counts as no loss). An illegal or unreadable move stops the analysis before any search,
+naming the move number.
+
+JSON lines (--json): a position gives `{\"type\":\"info\",...}` per completed iteration and line, then
+`{\"type\":\"best\",...}`; a game gives `{\"type\":\"game\",...}`, `{\"type\":\"move\",...}` per move and
+`{\"type\":\"summary\",...}`. Each score is two fields: `score` (`played_score`, `best_score`) in
+hundredths of a man, and `win` (`played_win`, `best_win`): the moves to a proven win, negative for a
+proven loss, otherwise null.
+
+Progress for game analysis goes to standard error when it is a terminal.";
+
+/// Runs `tempo analyze` for the game `G`.
+///
+/// # Errors
+/// Bad options, a bad FEN, an unreadable PDN file or game, an illegal or unreadable move.
+pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
+    let limits = limits(args)?;
+    let mut engine = Engine::<G>::new(args.tt as usize);
+    match &args.pdn {
+        Some(path) => {
+            let game = load_game(path, args.game as usize)?;
+            let n = args.game;
+            let start = match game.tag("FEN") {
+                Some(f) => G::from_fen(f).map_err(|e| format!("game {n}: bad FEN tag {f:?}: {e}"))?,
+                None => G::start(),
+            };
+            let moves = replay(&start, &game.moves).map_err(|e| format!("game {n}: {e}"))?;
+            let marks = Marks::new(args.mistake, args.blunder)?;
+            print_header(&game, n, &start, args.json);
+            let out = analyze_game(&mut engine, &start, &moves, limits, marks, args.json, |ply| {
+                progress(ply, moves.len())
+            });
+            if std::io::stderr().is_terminal() {
+                eprint!("\r\x1b[K");
+            }
+            print_summary(&out, args.json, game.result.as_deref().or(game.tag("Result")));
+            Ok(())
+        }
+        None => {
+            let root = match &args.fen {
+                Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN {f:?}: {e}"))?,
+                None => G::start(),
+            };
+            analyze_position(&mut engine, &root, limits, args.json);
+            Ok(())
+        }
+    }
+}
+
+/// The search limits the options ask for.
+fn limits(args: &AnalyzeArgs) -> Result<Limits, String> {
+    let movetime = match args.movetime {
+        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s.min(1e6))),
+        Some(s) => return Err(format!("bad movetime {s}: give a positive number of seconds")),
+        None => None,
+    };
+    Ok(Limits {
+        depth: if movetime.is_some() {
+            args.depth
+        } else {
+            Some(args.depth.unwrap_or(DEFAULT_DEPTH))
+        },
+        movetime,
+        multipv: if args.pdn.is_some() {
+            1
+        } else {
+            args.multipv as usize
+        },
+        ..Default::default()
+    })
+}
+
+/// Reads game `n` (from 1) of a PDN file.
+fn load_game(path: &std::path::Path, n: usize) -> Result<PdnGame, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut games = crate::pdn::parse_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if n == 0 || n > games.len() {
+        return Err(format!(
+            "{}: no game {n} (the file holds {} game{})",
+            path.display(),
+            games.len(),
+            if games.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(games.swap_remove(n - 1))
+}
+
+/// Names the game before its moves: players and start position (text), or a `game` object.
+fn print_header<G: Evaluate>(game: &PdnGame, n: u32, start: &G, json: bool) {
+    let tag = |t| game.tag(t).unwrap_or("?");
+    if json {
+        println!(
+            r#"{{"type":"game","game":{n},"variant":{},"white":{},"black":{},"fen":{},"moves":{}}}"#,
+            json_string(G::NAME),
+            json_string(tag("White")),
+            json_string(tag("Black")),
+            json_string(&start.to_fen()),
+            game.moves.len()
+        );
+    } else {
+        println!(
+            "{} game {n}: {} - {}, from {}",
+            G::NAME,
+            tag("White"),
+            tag("Black"),
+            start.to_fen()
+        );
+        println!(
+            "{:>6} {:<10} {:<2} {:>9}   best move and score, for the player who moves",
+            "move", "played", "", "score"
+        );
+    }
+}
+
+/// Writes `\rply k/n` to standard error when it is a terminal.
+fn progress(ply: usize, total: usize) {
+    let mut err = std::io::stderr();
+    if err.is_terminal() {
+        let _ = write!(err, "\ranalysing move {}/{total}", ply + 1);
+        let _ = err.flush();
+    }
+}
+
+/// The last completed iteration of each line of a search, and the move it chose.
+struct Searched<M> {
+    lines: Vec<Info<M>>,
+    best: Option<M>,
+}
+
+/// Runs one search to its end, handing every iteration to `on_info`; with `only` not empty, only
+/// those root moves are searched.
+fn search<G: Evaluate>(
+    engine: &mut Engine<G>,
+    root: &G,
+    history: &[u64],
+    limits: Limits,
+    only: Vec<G::Move>,
+    mut on_info: impl FnMut(&Info<G::Move>),
+) -> Searched<G::Move> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    engine.go_with(*root, history.to_vec(), limits, false, only, move |e| {
+        let _ = tx.send(e);
+    });
+    let mut lines: Vec<Info<G::Move>> = Vec::new();
+    let mut best = None;
+    for event in rx.iter() {
+        match event {
+            Event::Info(i) => {
+                on_info(&i);
+                let slot = i.multipv.max(1) - 1;
+                if lines.len() <= slot {
+                    lines.resize(slot + 1, i.clone());
+                }
+                lines[slot] = i;
+            }
+            Event::Done { best: b, .. } => {
+                best = b;
+                break;
+            }
+        }
+    }
+    engine.wait();
+    Searched { lines, best }
+}
+
+/// A score for people: `+0.35` men, or `win in 3` / `loss in 3` moves.
+pub fn score_text(score: i32) -> String {
+    match win_distance(score) {
+        Some(d) if d > 0 => format!("win in {d}"),
+        Some(d) => format!("loss in {}", -d),
+        None => format!("{:+.2}", f64::from(score) / 100.0),
+    }
+}
+
+/// A score as two JSON fields, `"<prefix>score":35,"<prefix>win":null`: hundredths of a man, and
+/// the moves to a proven win (negative: a loss), or null.
+fn score_json(prefix: &str, score: Option<i32>) -> String {
+    let (s, win) = match score {
+        Some(s) => (
+            s.to_string(),
+            win_distance(s).map_or("null".to_string(), |d| d.to_string()),
+        ),
+        None => ("null".to_string(), "null".to_string()),
+    };
+    format!(r#""{prefix}score":{s},"{prefix}win":{win}"#)
+}
+
+/// Text as a JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| json_string(s)).collect();
+    format!("[{}]", quoted.join(","))
+}
+
+/// The moves of a line in the variant's notation, each written in the position it is played from.
+fn line_text<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut pos = *root;
+    pv.iter()
+        .map(|m| {
+            let s = pos.format_move(m, MoveStyle::Standard);
+            pos = pos.play(m);
+            s
+        })
+        .collect()
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+/// Searches one position, printing each completed iteration and then the best move.
+fn analyze_position<G: Evaluate>(engine: &mut Engine<G>, root: &G, limits: Limits, json: bool) {
+    if !json {
+        println!(
+            "{} {}, {} to move",
+            G::NAME,
+            root.to_fen(),
+            side_name(root.side_to_move())
+        );
+    }
+    let multi = limits.multipv > 1;
+    let done = search(engine, root, &[], limits, Vec::new(), |i| {
+        let pv = line_text(root, &i.pv);
+        if json {
+            println!(
+                r#"{{"type":"info","depth":{},"seldepth":{},"multipv":{},{},"nodes":{},"time_ms":{},"pv":{}}}"#,
+                i.depth,
+                i.seldepth,
+                i.multipv.max(1),
+                score_json("", Some(i.score)),
+                i.nodes,
+                i.time.as_millis(),
+                json_list(&pv)
+            );
+        } else {
+            let line = if multi {
+                format!("line {} ", i.multipv)
+            } else {
+                String::new()
+            };
+            println!(
+                "depth {:>2}  {line}score {:>9}  nodes {:>10}  time {:>7.3}  {}",
+                i.depth,
+                score_text(i.score),
+                i.nodes,
+                i.time.as_secs_f64(),
+                pv.join(" ")
+            );
+        }
+    });
+    let best = done.best.map(|m| root.format_move(&m, MoveStyle::Standard));
+    let top = done.lines.first();
+    if json {
+        println!(
+            r#"{{"type":"best","move":{},{},"depth":{},"outcome":{}}}"#,
+            best.as_deref().map_or("null".to_string(), json_string),
+            score_json("", top.map(|i| i.score)),
+            top.map_or(0, |i| i.depth),
+            json_string(&outcome_text(root))
+        );
+    } else {
+        match (best, top) {
+            (Some(b), Some(i)) => {
+                println!("best {b}  score {}  depth {}", score_text(i.score), i.depth)
+            }
+            (Some(b), None) => println!("best {b}  (no iteration completed)"),
+            (None, _) => println!("no legal move: {}", outcome_text(root)),
+        }
+    }
+}
+
+/// The game's state at a position: `game on`, `White wins`, `draw`.
+fn outcome_text<G: Evaluate>(pos: &G) -> String {
+    match pos.outcome() {
+        Some(crate::game::Outcome::Win(s)) => format!("{} wins", side_name(s)),
+        Some(crate::game::Outcome::Draw) => "draw".to_string(),
+        None => "game on".to_string(),
+    }
+}
+
+/// Reads every move of a game from `start`, in the variant's notation.
+///
+/// # Errors
+/// The first move that is unreadable, illegal or ambiguous, named by its move number.
+pub fn replay<G: Evaluate>(start: &G, texts: &[String]) -> Result<Vec<G::Move>, String> {
+    let mut pos = *start;
+    let mut moves = Vec::with_capacity(texts.len());
+    for (ply, text) in texts.iter().enumerate() {
+        let mv = pos.parse_move(text).map_err(|e| {
+            format!(
+                "move {} ({} {text:?}): {e}",
+                move_number::<G>(start, ply),
+                side_name(pos.side_to_move())
+            )
+        })?;
+        moves.push(mv);
+        pos = pos.play(&mv);
+    }
+    Ok(moves)
+}
+
+/// The number a ply is written with: `12.` or `12...`. Move pairs begin with the side that moves
+/// first in the variant's initial position (Black in English draughts).
+pub fn move_number<G: Evaluate>(start: &G, ply: usize) -> String {
+    let first = G::start().side_to_move();
+    // A game from a position with the other side to move begins in the second half of move 1.
+    let half = ply + usize::from(start.side_to_move() != first);
+    if half % 2 == 0 {
+        format!("{}.", half / 2 + 1)
+    } else {
+        format!("{}...", half / 2 + 1)
+    }
+}
+
+/// The loss thresholds, in hundredths of a man.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// From this loss a move is marked `?`.
+    pub mistake: i32,
+    /// From this loss a move is marked `??`.
+    pub blunder: i32,
+}
+
+impl Marks {
+    /// Thresholds given in men.
+    ///
+    /// # Errors
+    /// A threshold that is not a positive number, or a blunder threshold below the mistake one.
+    pub fn new(mistake: f64, blunder: f64) -> Result<Marks, String> {
+        let cents = |men: f64, name: &str| {
+            if men.is_finite() && men > 0.0 && men < 100.0 {
+                Ok((men * 100.0).round() as i32)
+            } else {
+                Err(format!(
+                    "bad --{name} {men}: give a number of men above 0 and below 100"
+                ))
+            }
+        };
+        let m = Marks {
+            mistake: cents(mistake, "mistake")?,
+            blunder: cents(blunder, "blunder")?,
+        };
+        if m.blunder < m.mistake {
+            return Err(format!(
+                "--blunder ({blunder}) must not be below --mistake ({mistake})"
+            ));
+        }
+        Ok(m)
+    }
+
+    /// The mark of a move scoring `played` where the best move scores `best` (both for the mover).
+    pub fn mark(self, best: i32, played: i32) -> &'static str {
+        let (best_win, played_win) = (win_distance(best), win_distance(played));
+        let gives_away_win = best_win.is_some_and(|d| d > 0) && played_win.is_none_or(|d| d <= 0);
+        let walks_into_loss = played_win.is_some_and(|d| d < 0) && best_win.is_none_or(|d| d >= 0);
+        let loss = best - played;
+        if gives_away_win || walks_into_loss || loss >= self.blunder {
+            "??"
+        } else if loss >= self.mistake {
+            "?"
+        } else {
+            ""
+        }
+    }
+}
+
+/// The evaluation of one move of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReport {
+    /// Its number, `12.` or `12...`.
+    pub number: String,
+    /// Who played it.
+    pub side: Side,
+    /// The move as written by the engine.
+    pub played: String,
+    /// Its score for the mover (`None` when no search iteration completed).
+    pub played_score: Option<i32>,
+    /// The engine's choice.
+    pub best: String,
+    /// Its score for the mover.
+    pub best_score: Option<i32>,
+    /// The best line, starting with the best move.
+    pub best_line: Vec<String>,
+    /// `??`, `?` or empty.
+    pub mark: &'static str,
+    /// Depth of the search behind the scores.
+    pub depth: u32,
+}
+
+/// Evaluates every move of a game (already read by [`replay`]); `progress` is told each ply
+/// before its search.
+pub fn analyze_game<G: Evaluate>(
+    engine: &mut Engine<G>,
+    start: &G,
+    moves: &[G::Move],
+    limits: Limits,
+    marks: Marks,
+    json: bool,
+    mut progress: impl FnMut(usize),
+) -> Vec<MoveReport> {
+    let mut pos = *start;
+    // Keys of the positions since the last irreversible move, as the search takes them.
+    let mut history: Vec<u64> = Vec::new();
+    let mut reports = Vec::with_capacity(moves.len());
+    for (ply, mv) in moves.iter().enumerate() {
+        progress(ply);
+        let all = search(engine, &pos, &history, limits, Vec::new(), |_| {});
+        let top = all.lines.first();
+        let best = all.best.unwrap_or(*mv);
+        let best_score = top.map(|i| i.score);
+        let played_score = if best == *mv {
+            best_score
+        } else {
+            let own = search(engine, &pos, &history, limits, vec![*mv], |_| {});
+            own.lines.first().map(|i| i.score)
+        };
+        let mark = match (best_score, played_score) {
+            (Some(b), Some(p)) if best != *mv => marks.mark(b, p),
+            _ => "",
+        };
+        let best_line = match top {
+            Some(i) if !i.pv.is_empty() => line_text(&pos, &i.pv),
+            _ => vec![pos.format_move(&best, MoveStyle::Standard)],
+        };
+        let report = MoveReport {
+            number: move_number(start, ply),
+            side: pos.side_to_move(),
+            played: pos.format_move(mv, MoveStyle::Standard),
+            played_score,
+            best: pos.format_move(&best, MoveStyle::Standard),
+            best_score,
+            best_line,
+            mark,
+            depth: top.map_or(0, |i| i.depth),
+        };
+        print_move(&report, ply, json);
+        reports.push(report);
+        if pos.is_irreversible(mv) {
+            history.clear();
+        } else {
+            history.push(pos.key());
+        }
+        pos = pos.play(mv);
+    }
+    reports
+}
+
+/// The loss of a move in hundredths of a man, when both scores are known and neither is a proven
+/// result (a won game has no loss in men).
+fn numeric_loss(r: &MoveReport) -> Option<i32> {
+    match (r.best_score, r.played_score) {
+        (Some(b), Some(p)) if win_distance(b).is_none() && win_distance(p).is_none() => Some((b - p).max(0)),
+        _ => None,
+    }
+}
+
+fn opt_score_text(s: Option<i32>) -> String {
+    s.map_or("?".to_string(), score_text)
+}
+
+/// Prints one move's report as soon as it is known.
+fn print_move(r: &MoveReport, ply: usize, json: bool) {
+    if json {
+        println!(
+            r#"{{"type":"move","ply":{},"number":{},"side":{},"played":{},{},"best":{},{},"loss":{},"mark":{},"depth":{},"best_line":{}}}"#,
+            ply + 1,
+            json_string(&r.number),
+            json_string(&side_name(r.side).to_ascii_lowercase()),
+            json_string(&r.played),
+            score_json("played_", r.played_score),
+            json_string(&r.best),
+            score_json("best_", r.best_score),
+            numeric_loss(r).map_or("null".to_string(), |l| l.to_string()),
+            json_string(r.mark),
+            r.depth,
+            json_list(&r.best_line)
+        );
+        return;
+    }
+    let loss = match numeric_loss(r) {
+        Some(l) if l > 0 => format!("  loss {:.2}", f64::from(l) / 100.0),
+        _ => String::new(),
+    };
+    let best = if r.best == r.played {
+        "(best)".to_string()
+    } else {
+        format!("best {:<10} {:>9}", r.best, opt_score_text(r.best_score))
+    };
+    println!(
+        "{:>6} {:<10} {:<2} {:>9}   {best}{loss}",
+        r.number,
+        r.played,
+        r.mark,
+        opt_score_text(r.played_score),
+    );
+}
+
+/// Counts of marked moves and the summed loss of one player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    moves: usize,
+    mistakes: usize,
+    blunders: usize,
+    loss: i64,
+}
+
+/// Prints the per-player summary after the moves, and the game's result.
+fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) {
+    let mut tally = [Tally::default(); 2];
+    for r in reports {
+        let t = &mut tally[r.side.index()];
+        t.moves += 1;
+        match r.mark {
+            "??" => t.blunders += 1,
+            "?" => t.mistakes += 1,
+            _ => {}
+        }
+        t.loss += i64::from(numeric_loss(r).unwrap_or(0));
+    }
+    for side in [Side::White, Side::Black] {
+        let t = tally[side.index()];
+        let avg = if t.moves > 0 {
+            t.loss as f64 / t.moves as f64 / 100.0
+        } else {
+            0.0
+        };
+        if json {
+            println!(
+                r#"{{"type":"summary","side":{},"moves":{},"mistakes":{},"blunders":{},"average_loss":{avg:.3}}}"#,
+                json_string(&side_name(side).to_ascii_lowercase()),
+                t.moves,
+                t.mistakes,
+                t.blunders
+            );
+        } else {
+            println!(
+                "{}: {} move{}, {} mistake{} (?), {} blunder{} (??), average loss {avg:.2}",
+                side_name(side),
+                t.moves,
+                if t.moves == 1 { "" } else { "s" },
+                t.mistakes,
+                if t.mistakes == 1 { "" } else { "s" },
+                t.blunders,
+                if t.blunders == 1 { "" } else { "s" }
+            );
+        }
+    }
+    if !json {
+        if let Some(res) = result {
+            println!("Result: {res}");
+        }
+    }
+}
