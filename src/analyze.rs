@@ -67,6 +67,14 @@ pub struct AnalyzeArgs {
     pub tt: u32,
 }
 
+/// Writes one line to standard output. A failed write (the reader has gone, as with `| head`)
+/// becomes an error that ends the command instead of a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*).map_err(|e| format!("cannot write the output: {e}"))
+    };
+}
+
 const MARKS_HELP: &str = "\
 Scores are in men (a man is 1.00) for the side to move, or `win in N` / `loss in N` moves when the
 search proves the result.
@@ -105,23 +113,21 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
             };
             let moves = replay(&start, &game.moves).map_err(|e| format!("game {n}: {e}"))?;
             let marks = Marks::new(args.mistake, args.blunder)?;
-            print_header(&game, n, &start, args.json);
+            print_header(&game, n, &start, args.json)?;
             let out = analyze_game(&mut engine, &start, &moves, limits, marks, args.json, |ply| {
                 progress(ply, moves.len())
             });
             if std::io::stderr().is_terminal() {
                 eprint!("\r\x1b[K");
             }
-            print_summary(&out, args.json, game.result.as_deref().or(game.tag("Result")));
-            Ok(())
+            print_summary(&out?, args.json, game.result.as_deref().or(game.tag("Result")))
         }
         None => {
             let root = match &args.fen {
                 Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN {f:?}: {e}"))?,
                 None => G::start(),
             };
-            analyze_position(&mut engine, &root, limits, args.json);
-            Ok(())
+            analyze_position(&mut engine, &root, limits, args.json)
         }
     }
 }
@@ -165,30 +171,34 @@ fn load_game(path: &std::path::Path, n: usize) -> Result<PdnGame, String> {
 }
 
 /// Names the game before its moves: players and start position (text), or a `game` object.
-fn print_header<G: Evaluate>(game: &PdnGame, n: u32, start: &G, json: bool) {
+fn print_header<G: Evaluate>(game: &PdnGame, n: u32, start: &G, json: bool) -> Result<(), String> {
     let tag = |t| game.tag(t).unwrap_or("?");
     if json {
-        println!(
+        say!(
             r#"{{"type":"game","game":{n},"variant":{},"white":{},"black":{},"fen":{},"moves":{}}}"#,
             json_string(G::NAME),
             json_string(tag("White")),
             json_string(tag("Black")),
             json_string(&start.to_fen()),
             game.moves.len()
-        );
+        )?;
     } else {
-        println!(
+        say!(
             "{} game {n}: {} - {}, from {}",
             G::NAME,
             tag("White"),
             tag("Black"),
             start.to_fen()
-        );
-        println!(
+        )?;
+        say!(
             "{:>6} {:<10} {:<2} {:>9}   best move and score, for the player who moves",
-            "move", "played", "", "score"
-        );
+            "move",
+            "played",
+            "",
+            "score"
+        )?;
     }
+    Ok(())
 }
 
 /// Writes `\rply k/n` to standard error when it is a terminal.
@@ -214,18 +224,25 @@ fn search<G: Evaluate>(
     history: &[u64],
     limits: Limits,
     only: Vec<G::Move>,
-    mut on_info: impl FnMut(&Info<G::Move>),
-) -> Searched<G::Move> {
+    mut on_info: impl FnMut(&Info<G::Move>) -> Result<(), String>,
+) -> Result<Searched<G::Move>, String> {
     let (tx, rx) = crossbeam_channel::unbounded();
     engine.go_with(*root, history.to_vec(), limits, false, only, move |e| {
         let _ = tx.send(e);
     });
     let mut lines: Vec<Info<G::Move>> = Vec::new();
     let mut best = None;
+    let mut failed = None;
     for event in rx.iter() {
         match event {
             Event::Info(i) => {
-                on_info(&i);
+                if failed.is_none() {
+                    if let Err(e) = on_info(&i) {
+                        // Nobody reads the rest: end the search; its Done still follows.
+                        engine.stop();
+                        failed = Some(e);
+                    }
+                }
                 let slot = i.multipv.max(1) - 1;
                 if lines.len() <= slot {
                     lines.resize(slot + 1, i.clone());
@@ -239,7 +256,10 @@ fn search<G: Evaluate>(
         }
     }
     engine.wait();
-    Searched { lines, best }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(Searched { lines, best }),
+    }
 }
 
 /// A score for people: `+0.35` men, or `win in 3` / `loss in 3` moves.
@@ -310,20 +330,25 @@ fn side_name(side: Side) -> &'static str {
 }
 
 /// Searches one position, printing each completed iteration and then the best move.
-fn analyze_position<G: Evaluate>(engine: &mut Engine<G>, root: &G, limits: Limits, json: bool) {
+fn analyze_position<G: Evaluate>(
+    engine: &mut Engine<G>,
+    root: &G,
+    limits: Limits,
+    json: bool,
+) -> Result<(), String> {
     if !json {
-        println!(
+        say!(
             "{} {}, {} to move",
             G::NAME,
             root.to_fen(),
             side_name(root.side_to_move())
-        );
+        )?;
     }
     let multi = limits.multipv > 1;
     let done = search(engine, root, &[], limits, Vec::new(), |i| {
         let pv = line_text(root, &i.pv);
         if json {
-            println!(
+            say!(
                 r#"{{"type":"info","depth":{},"seldepth":{},"multipv":{},{},"nodes":{},"time_ms":{},"pv":{}}}"#,
                 i.depth,
                 i.seldepth,
@@ -332,40 +357,39 @@ fn analyze_position<G: Evaluate>(engine: &mut Engine<G>, root: &G, limits: Limit
                 i.nodes,
                 i.time.as_millis(),
                 json_list(&pv)
-            );
+            )?;
         } else {
             let line = if multi {
                 format!("line {} ", i.multipv)
             } else {
                 String::new()
             };
-            println!(
+            say!(
                 "depth {:>2}  {line}score {:>9}  nodes {:>10}  time {:>7.3}  {}",
                 i.depth,
                 score_text(i.score),
                 i.nodes,
                 i.time.as_secs_f64(),
                 pv.join(" ")
-            );
+            )?;
         }
-    });
+        Ok(())
+    })?;
     let best = done.best.map(|m| root.format_move(&m, MoveStyle::Standard));
     let top = done.lines.first();
     if json {
-        println!(
+        say!(
             r#"{{"type":"best","move":{},{},"depth":{},"outcome":{}}}"#,
             best.as_deref().map_or("null".to_string(), json_string),
             score_json("", top.map(|i| i.score)),
             top.map_or(0, |i| i.depth),
             json_string(&outcome_text(root))
-        );
+        )
     } else {
         match (best, top) {
-            (Some(b), Some(i)) => {
-                println!("best {b}  score {}  depth {}", score_text(i.score), i.depth)
-            }
-            (Some(b), None) => println!("best {b}  (no iteration completed)"),
-            (None, _) => println!("no legal move: {}", outcome_text(root)),
+            (Some(b), Some(i)) => say!("best {b}  score {}  depth {}", score_text(i.score), i.depth),
+            (Some(b), None) => say!("best {b}  (no iteration completed)"),
+            (None, _) => say!("no legal move: {}", outcome_text(root)),
         }
     }
 }
@@ -498,21 +522,21 @@ pub fn analyze_game<G: Evaluate>(
     marks: Marks,
     json: bool,
     mut progress: impl FnMut(usize),
-) -> Vec<MoveReport> {
+) -> Result<Vec<MoveReport>, String> {
     let mut pos = *start;
     // Keys of the positions since the last irreversible move, as the search takes them.
     let mut history: Vec<u64> = Vec::new();
     let mut reports = Vec::with_capacity(moves.len());
     for (ply, mv) in moves.iter().enumerate() {
         progress(ply);
-        let all = search(engine, &pos, &history, limits, Vec::new(), |_| {});
+        let all = search(engine, &pos, &history, limits, Vec::new(), |_| Ok(()))?;
         let top = all.lines.first();
         let best = all.best.unwrap_or(*mv);
         let best_score = top.map(|i| i.score);
         let played_score = if best == *mv {
             best_score
         } else {
-            let own = search(engine, &pos, &history, limits, vec![*mv], |_| {});
+            let own = search(engine, &pos, &history, limits, vec![*mv], |_| Ok(()))?;
             own.lines.first().map(|i| i.score)
         };
         let mark = match (best_score, played_score) {
@@ -534,7 +558,7 @@ pub fn analyze_game<G: Evaluate>(
             mark,
             depth: top.map_or(0, |i| i.depth),
         };
-        print_move(&report, ply, json);
+        print_move(&report, ply, json)?;
         reports.push(report);
         if pos.is_irreversible(mv) {
             history.clear();
@@ -543,7 +567,7 @@ pub fn analyze_game<G: Evaluate>(
         }
         pos = pos.play(mv);
     }
-    reports
+    Ok(reports)
 }
 
 /// The loss of a move in hundredths of a man, when both scores are known and neither is a proven
@@ -560,9 +584,9 @@ fn opt_score_text(s: Option<i32>) -> String {
 }
 
 /// Prints one move's report as soon as it is known.
-fn print_move(r: &MoveReport, ply: usize, json: bool) {
+fn print_move(r: &MoveReport, ply: usize, json: bool) -> Result<(), String> {
     if json {
-        println!(
+        say!(
             r#"{{"type":"move","ply":{},"number":{},"side":{},"played":{},{},"best":{},{},"loss":{},"mark":{},"depth":{},"best_line":{}}}"#,
             ply + 1,
             json_string(&r.number),
@@ -575,25 +599,25 @@ fn print_move(r: &MoveReport, ply: usize, json: bool) {
             json_string(r.mark),
             r.depth,
             json_list(&r.best_line)
-        );
-        return;
-    }
-    let loss = match numeric_loss(r) {
-        Some(l) if l > 0 => format!("  loss {:.2}", f64::from(l) / 100.0),
-        _ => String::new(),
-    };
-    let best = if r.best == r.played {
-        "(best)".to_string()
+        )
     } else {
-        format!("best {:<10} {:>9}", r.best, opt_score_text(r.best_score))
-    };
-    println!(
-        "{:>6} {:<10} {:<2} {:>9}   {best}{loss}",
-        r.number,
-        r.played,
-        r.mark,
-        opt_score_text(r.played_score),
-    );
+        let loss = match numeric_loss(r) {
+            Some(l) if l > 0 => format!("  loss {:.2}", f64::from(l) / 100.0),
+            _ => String::new(),
+        };
+        let best = if r.best == r.played {
+            "(best)".to_string()
+        } else {
+            format!("best {:<10} {:>9}", r.best, opt_score_text(r.best_score))
+        };
+        say!(
+            "{:>6} {:<10} {:<2} {:>9}   {best}{loss}",
+            r.number,
+            r.played,
+            r.mark,
+            opt_score_text(r.played_score),
+        )
+    }
 }
 
 /// Counts of marked moves and the summed loss of one player.
@@ -606,7 +630,7 @@ struct Tally {
 }
 
 /// Prints the per-player summary after the moves, and the game's result.
-fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) {
+fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Result<(), String> {
     let mut tally = [Tally::default(); 2];
     for r in reports {
         let t = &mut tally[r.side.index()];
@@ -626,15 +650,15 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) {
             0.0
         };
         if json {
-            println!(
+            say!(
                 r#"{{"type":"summary","side":{},"moves":{},"mistakes":{},"blunders":{},"average_loss":{avg:.3}}}"#,
                 json_string(&side_name(side).to_ascii_lowercase()),
                 t.moves,
                 t.mistakes,
                 t.blunders
-            );
+            )?;
         } else {
-            println!(
+            say!(
                 "{}: {} move{}, {} mistake{} (?), {} blunder{} (??), average loss {avg:.2}",
                 side_name(side),
                 t.moves,
@@ -643,12 +667,13 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) {
                 if t.mistakes == 1 { "" } else { "s" },
                 t.blunders,
                 if t.blunders == 1 { "" } else { "s" }
-            );
+            )?;
         }
     }
     if !json {
         if let Some(res) = result {
-            println!("Result: {res}");
+            say!("Result: {res}")?;
         }
     }
+    Ok(())
 }

@@ -619,7 +619,10 @@ pub fn run<G: Draw>(args: &ShowArgs) -> Result<(), String> {
     };
     let picture = pos.picture();
     let drawing = text(&picture);
-    print!("{}", if args.ascii { ascii(&drawing) } else { drawing });
+    let drawing = if args.ascii { ascii(&drawing) } else { drawing };
+    // A closed output (`| head`) is an error, not a panic.
+    std::io::Write::write_all(&mut std::io::stdout(), drawing.as_bytes())
+        .map_err(|e| format!("cannot write the output: {e}"))?;
     if let Some(path) = &args.svg {
         std::fs::write(path, svg(&picture)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

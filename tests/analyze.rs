@@ -285,3 +285,31 @@ fn bad_input_gets_clear_errors() {
     let err = analyze_fails(&["--pdn", &pdn.path(), "--mistake", "2", "--blunder", "1"]);
     assert!(err.contains("--blunder"), "{err}");
 }
+
+#[test]
+fn a_closed_output_ends_the_command_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["analyze", "--depth", "30"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the tempo binary runs");
+    let stdout = child.stdout.take().expect("piped");
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("a first line");
+    assert!(first.starts_with("international"), "{first}");
+    // The reader is gone; the next iteration's line cannot be written.
+    let t = std::time::Instant::now();
+    let out = child.wait_with_output().expect("tempo ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("cannot write the output") && !err.contains("panicked"),
+        "{err}"
+    );
+    assert!(t.elapsed().as_secs_f64() < 10.0);
+}
