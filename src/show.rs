@@ -577,8 +577,9 @@ fn svg_graph(out: &mut String, p: &Picture, edges: &[(usize, usize)], scale: (f6
         let _ = writeln!(
             out,
             r##"<text x="{:.1}" y="{:.1}" font-size="10" fill="#7a5a3a">{}</text>"##,
-            x + 0.3 * UNIT,
-            y - 0.25 * UNIT,
+            // Up and right of the point, clear of a piece standing on it.
+            x + 0.34 * UNIT,
+            y - 0.3 * UNIT,
             xml(&pt.label)
         );
         if let Some(piece) = pt.piece {
