@@ -5,7 +5,7 @@
 //! - [`game`]: the [`game::Game`] trait every component is written against, moves lists, errors;
 //! - [`draughts`]: the square-board family, one generator compiled per variant from its rules;
 //! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
-//! - [`perft`]: move-generator verification;
+//! - [`perft`]: move-generator verification; [`pdn`]: game records;
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
 //!   never imports them);
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends.
@@ -20,9 +20,11 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod games;
+pub mod pdn;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod show;
 pub mod tt;
 pub mod variant;
 pub mod zobrist;

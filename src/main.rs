@@ -34,6 +34,12 @@ enum Command {
     Bench(BenchArgs),
     /// Search one position, printing each iteration.
     Search(SearchArgs),
+    /// Draw a position in the terminal (Unicode, with square numbers) and optionally as SVG.
+    ///
+    /// White is at the bottom. Square boards show each empty dark square's number and, right of
+    /// each row, the numbers of its squares; Turkish and Armenian show coordinates only. Sixteen
+    /// Soldiers and MuchADo are drawn as their graphs of points, named as in their notation.
+    Show(tempo::show::ShowArgs),
 }
 
 #[derive(clap::Args)]
@@ -241,6 +247,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => with_variant!(args.variant, G => run_perft::<G>(args)),
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Search(args)) => with_variant!(args.variant, G => run_search::<G>(args)),
+        Some(Command::Show(args)) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
