@@ -285,3 +285,30 @@ fn detection_starts_uci_from_the_first_line() {
     e.send("isready");
     e.until("readyok");
 }
+
+#[test]
+fn housekeeping_commands_are_silent_and_harmless() {
+    let mut e = ready();
+    for line in [
+        "setoption name Clear Hash",
+        "setoption name MultiPV value 2",
+        "setoption name Ponder value true",
+        "setoption name counted-draws value false",
+        "debug on",
+        "register later",
+        "ponderhit",
+        "stop",
+        "",
+        "   ",
+    ] {
+        e.send(line);
+        e.send("isready");
+        let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+        assert!(before.is_empty(), "{line:?}: {before:?}");
+    }
+    // MultiPV 2 reports two lines per depth.
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (_, _, infos) = result(&mut e);
+    assert!(infos.iter().any(|l| l.contains(" multipv 2 ")), "{infos:?}");
+}
