@@ -9,7 +9,16 @@ use tempo::{perft, with_variant};
 
 /// Tempo, a draughts engine for the whole checkers family.
 #[derive(Parser)]
-#[command(version, about, long_about = None)]
+#[command(
+    version,
+    about,
+    long_about = None,
+    after_help = "Without a command, Tempo runs as an engine on stdin/stdout and takes the protocol \
+                  from the first line it reads: `hub` or `uci`. Variants: international (normal), \
+                  russian, brazilian, english, frisian, frysk, italian, spanish, portuguese, czech, \
+                  pool, thai, canadian, killer, breakthrough (bt), antidraughts (losing), turkish, \
+                  armenian, sixteen-soldiers, muchado. Protocols: see protocol.md."
+)]
 struct Cli {
     /// Without a command, Tempo runs as an engine on stdin/stdout and takes the protocol from the
     /// first line it reads: `hub` or `uci`.
@@ -52,8 +61,9 @@ enum Command {
 
 #[derive(clap::Args)]
 struct PerftArgs {
-    /// Variant: international (normal), russian (shashki), brazilian, english (checkers,
-    /// american), frisian, frysk.
+    /// Variant: international (normal), russian (shashki), brazilian, english (checkers), frisian,
+    /// frysk, italian, spanish, portuguese, czech, pool, thai, canadian, killer, breakthrough (bt),
+    /// antidraughts (losing), turkish (dama), armenian (tama), sixteen-soldiers, muchado.
     #[arg(long, short, value_parser = parse_variant, default_value = "international")]
     variant: Variant,
     /// Start position as PDN FEN (default: the variant's initial position).

@@ -168,8 +168,24 @@ pub fn run(dialect: Option<Dialect>) {
             }
         },
     };
+    quiet_panics(dialect);
     match dialect {
         Dialect::Hub => hub::Hub::new(out).run(input, first),
         Dialect::Uci => uci::Uci::new(out).run(input, first),
     }
+}
+
+/// Reports a panic (a bug) as a protocol error line instead of text on stderr, which clients merge
+/// into the protocol stream or never read. A panic in the search is caught and the engine still
+/// answers (see [`crate::engine::Engine::go_with`]).
+fn quiet_panics(dialect: Dialect) {
+    std::panic::set_hook(Box::new(move |info| {
+        let what = format!("internal error: {info}").replace(['\n', '\r'], " ");
+        let line = match dialect {
+            Dialect::Hub => format!("error message={}", hub::quote(&what)),
+            Dialect::Uci => format!("info string error: {what}"),
+        };
+        let mut stdout = std::io::stdout();
+        let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
+    }));
 }

@@ -1,0 +1,378 @@
+//! Black-box tests of `tempo hub` (protocol.md §2): the binary driven line by line as the Hub GUI,
+//! pydraughts and lidraughts drive Scan.
+
+mod common;
+
+use common::{Engine, PROMPT};
+use std::time::Duration;
+use tempo::draughts::International;
+use tempo::game::Game;
+use tempo::protocol::hub::parse_line;
+use tempo::variant::Variant;
+
+fn ready() -> Engine {
+    let mut e = Engine::start(&["hub"]);
+    e.send("hub");
+    e.until("wait");
+    e.send("init");
+    e.until("ready");
+    e
+}
+
+/// The move of a `done` line.
+fn done_move(line: &str) -> String {
+    let l = parse_line(line).unwrap();
+    assert_eq!(l.command, "done");
+    l.get("move").expect("done has a move").to_string()
+}
+
+/// Reads the `done` of a search, checks every `info` before it and returns the move.
+fn search_result(e: &mut Engine) -> (String, Vec<String>) {
+    let (done, before) = e.until("done");
+    for l in &before {
+        assert!(l.starts_with("info "), "unexpected line during search: {l}");
+    }
+    (done_move(&done), before)
+}
+
+fn legal_in(pos: &International, mv: &str) {
+    pos.parse_move(mv)
+        .unwrap_or_else(|e| panic!("{mv} is not legal: {e}"));
+}
+
+#[test]
+fn handshake_lines_are_key_value_only_and_init_is_prompt() {
+    let mut e = Engine::start(&["hub"]);
+    e.send("hub");
+    let (_, before) = e.until("wait");
+    assert!(before[0].starts_with("id name=Tempo version="), "{}", before[0]);
+    // lidraughts takes the name up to `author=`: name and version come first.
+    assert!(before[0].contains(" author=") && before[0].contains(" country="));
+    for line in &before {
+        let parsed = parse_line(line).unwrap();
+        assert!(parsed.command == "id" || parsed.command == "param", "{line}");
+        // pydraughts splits every argument at `=`: no flags, no `=` inside values.
+        for (name, value) in &parsed.args {
+            let v = value.as_ref().unwrap_or_else(|| panic!("flag {name} in {line}"));
+            assert!(!v.contains('='), "{line}");
+        }
+    }
+    let variant = before
+        .iter()
+        .find(|l| l.starts_with("param name=variant "))
+        .unwrap();
+    let values = parse_line(variant).unwrap().get("values").unwrap().to_string();
+    for scan_name in ["normal", "killer", "bt", "frisian", "losing"] {
+        assert!(values.split(' ').any(|v| v == scan_name), "{values}");
+    }
+    assert_eq!(values.split(' ').count(), Variant::ALL.len());
+    for name in [
+        "tt-size",
+        "threads",
+        "ponder",
+        "multipv",
+        "huffing",
+        "counted-draws",
+    ] {
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with(&format!("param name={name} "))),
+            "param {name}"
+        );
+    }
+    let sent = e.send("init");
+    let (at, _, _) = e.until_at(PROMPT, |l| l == "ready");
+    assert!(at - sent < Duration::from_secs(1), "init took {:?}", at - sent);
+    e.send("quit");
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn each_level_ends_a_search_with_a_legal_move() {
+    let mut e = ready();
+    let start = International::start();
+    for level in [
+        "level depth=4",
+        "level nodes=5000",
+        "level move-time=0.05",
+        "level time=2 inc=0.1",
+        "level moves=40 time=30",
+        "level time=0.5",
+    ] {
+        e.send("pos start");
+        e.send(level);
+        e.send("go think");
+        let (mv, infos) = search_result(&mut e);
+        legal_in(&start, &mv);
+        assert!(!infos.is_empty(), "{level}: no info");
+    }
+    // Depth: the deepest info is the level's depth.
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go think");
+    let (_, infos) = search_result(&mut e);
+    let last = parse_line(infos.last().unwrap()).unwrap();
+    assert_eq!(last.get("depth"), Some("3"));
+    // Several level lines add up: the depth bound still holds with a move time.
+    e.send("pos start");
+    e.send("level move-time=5");
+    e.send("level depth=2");
+    e.send("go think");
+    let (_, infos) = search_result(&mut e);
+    assert_eq!(parse_line(infos.last().unwrap()).unwrap().get("depth"), Some("2"));
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn info_lines_follow_scans_order_and_units() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level depth=6");
+    e.send("go think");
+    let (_, infos) = search_result(&mut e);
+    for line in &infos {
+        let parsed = parse_line(line).unwrap();
+        let names: Vec<&str> = parsed.args.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"],
+            "{line}"
+        );
+        let get = |n: &str| parsed.get(n).unwrap().to_string();
+        get("depth").parse::<u32>().unwrap();
+        get("nodes").parse::<u64>().unwrap();
+        let score = get("score");
+        assert_eq!(score.split('.').nth(1).map(str::len), Some(2), "{line}");
+        assert_eq!(get("time").split('.').nth(1).map(str::len), Some(3), "{line}");
+        assert_eq!(get("nps").split('.').nth(1).map(str::len), Some(1), "{line}");
+        // A one-move line is bare, a longer one quoted.
+        let pv = get("pv");
+        assert_eq!(line.contains("pv=\""), pv.contains(' '), "{line}");
+    }
+}
+
+#[test]
+fn a_won_position_scores_as_a_win_in_plies() {
+    let mut e = ready();
+    // White man on 28 takes the last black man on 23 next move (win in 1 ply).
+    e.send("pos pos=W:W28:B23");
+    e.send("level depth=3");
+    // Analysis searches a forced move (a game move would be played at once, with no info).
+    e.send("go analyze");
+    let (mv, infos) = search_result(&mut e);
+    assert_eq!(mv, "28x19x23");
+    let score = parse_line(infos.last().unwrap())
+        .unwrap()
+        .get("score")
+        .unwrap()
+        .to_string();
+    assert_eq!(score, "99.99");
+}
+
+#[test]
+fn ping_and_ponder_hit_do_not_end_a_search_other_commands_do() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("ping");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "pong");
+    assert!(before.iter().all(|l| l.starts_with("info")), "{before:?}");
+    e.send("ponder-hit");
+    e.silent_for_non_info(Duration::from_millis(200));
+    // `new-game` ends the search with `done`, then is carried out.
+    e.send("new-game");
+    let (mv, _) = search_result(&mut e);
+    legal_in(&International::start(), &mv);
+    e.send("ping");
+    e.until("pong");
+    // `pos` during a search ends it, and the next search starts from the new position.
+    e.send("level infinite");
+    e.send("go analyze");
+    e.send("pos pos=W:W28:B23");
+    search_result(&mut e);
+    e.send("level depth=2");
+    e.send("go think");
+    assert_eq!(search_result(&mut e).0, "28x19x23");
+    assert_eq!(e.stderr(), "");
+}
+
+trait Quiet {
+    fn silent_for_non_info(&mut self, wait: Duration);
+}
+
+impl Quiet for Engine {
+    /// Asserts that nothing but `info` lines arrives for `wait`.
+    fn silent_for_non_info(&mut self, wait: Duration) {
+        let deadline = std::time::Instant::now() + wait;
+        while let Some((_, l)) =
+            self.next_within(deadline.saturating_duration_since(std::time::Instant::now()))
+        {
+            assert!(l.starts_with("info"), "unexpected {l}");
+        }
+    }
+}
+
+#[test]
+fn ponder_waits_for_ponder_hit_then_uses_its_time() {
+    let mut e = ready();
+    e.send("pos start moves=\"32-28\"");
+    e.send("level move-time=0.1");
+    e.send("go ponder");
+    // The clock does not run while pondering: no `done` long after the move time.
+    e.silent_for_non_info(Duration::from_millis(400));
+    let hit = e.send("ponder-hit");
+    let (at, line, _) = e.until_at(PROMPT, |l| l.starts_with("done"));
+    let took = at - hit;
+    assert!(took < Duration::from_millis(600), "{took:?}");
+    let pos = International::start().play(&International::start().parse_move("32-28").unwrap());
+    legal_in(&pos, &done_move(&line));
+}
+
+#[test]
+fn multipv_reports_several_lines() {
+    let mut e = ready();
+    e.send("set-param name=multipv value=3");
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go analyze");
+    let (_, infos) = search_result(&mut e);
+    for k in 2..=3 {
+        assert!(
+            infos.iter().any(|l| l.ends_with(&format!(" multipv={k}"))),
+            "{infos:?}"
+        );
+    }
+    assert!(!infos[0].contains("multipv"), "line 1 is as Scan prints it");
+}
+
+#[test]
+fn every_variant_searches_and_answers_a_legal_move() {
+    let mut e = ready();
+    for v in Variant::ALL {
+        e.send(&format!("set-param name=variant value={}", v.name()));
+        e.send("new-game");
+        e.send("pos start");
+        e.send("level depth=3");
+        e.send("go think");
+        let (mv, _) = search_result(&mut e);
+        tempo::with_variant!(v, G => {
+            G::start()
+                .parse_move(&mv)
+                .unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
+        });
+    }
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn positions_take_hub_strings_fen_and_every_move_form() {
+    let mut e = ready();
+    let hub = International::start().to_hub();
+    // Full Hub capture, short PDN capture, then the position string and a FEN.
+    e.send(&format!(
+        "pos pos={hub} moves=\"32-28 19-23 28x19 14x23x19 34-29\""
+    ));
+    e.send("level depth=1");
+    e.send("go think");
+    let (mv, _) = search_result(&mut e);
+    assert_eq!(mv, "23x34x29", "the capture is forced");
+    e.send("pos pos=\"B:W29:B23\"");
+    e.send("level depth=1");
+    e.send("go think");
+    assert_eq!(search_result(&mut e).0, "23x34x29");
+}
+
+#[test]
+fn bad_lines_get_errors_and_change_nothing() {
+    let mut e = ready();
+    e.send("pos pos=W:W28:B23");
+    for (line, needle) in [
+        ("", "missing command"),
+        ("frobnicate now=1", "bad command"),
+        ("pos pos=Xbbbb", "bad position"),
+        ("pos moves=\"32-28 99-98\"", "bad move 2"),
+        ("pos moves=\"32-28", "unterminated"),
+        ("level depth=abc", "depth"),
+        ("level move-time=-1", "move-time"),
+        ("level nodes=99999999999999999999999", "nodes"),
+        ("set-param name=tt-size value=99", "tt-size"),
+        ("set-param name=variant value=chess", "unknown variant"),
+        ("set-param name=huffing value=maybe", "huffing"),
+        ("set-param name=nonsense value=1", "unknown parameter"),
+        ("set-param value=1", "set-param needs"),
+        ("=== \u{1}\u{2}", "command"),
+    ] {
+        e.send(line);
+        e.send("ping");
+        let (_, _, before) = e.until_at(PROMPT, |l| l == "pong");
+        assert_eq!(before.len(), 1, "{line:?}: {before:?}");
+        assert!(
+            before[0].starts_with("error message=") && before[0].contains(needle),
+            "{line:?}: {before:?}"
+        );
+        parse_line(&before[0]).expect("error lines are Hub lines");
+    }
+    // The position is still the one set first, with its level reset by `pos`.
+    e.send("level depth=2");
+    e.send("go think");
+    assert_eq!(search_result(&mut e).0, "28x19x23");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn stop_outside_a_search_and_a_finished_game_are_harmless() {
+    let mut e = ready();
+    e.send("stop");
+    e.send("ponder-hit");
+    e.send("ping");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "pong");
+    assert!(before.is_empty(), "{before:?}");
+    // No legal move: an error, then a bare `done` (as Scan).
+    e.send("pos pos=W:W:B23");
+    e.send("go think");
+    let (done, before) = e.until("done");
+    assert_eq!(done, "done");
+    assert!(before[0].starts_with("error message="), "{before:?}");
+}
+
+#[test]
+fn quit_and_end_of_input_during_a_search_end_the_process_promptly() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    e.until("done");
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(e.stderr(), "");
+
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn the_dialect_is_taken_from_the_first_line() {
+    let mut e = Engine::start(&[]);
+    e.send("hello");
+    e.until("error message=");
+    e.send("hub");
+    e.until("wait");
+    e.send("quit");
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+    assert_eq!(e.stderr(), "");
+}

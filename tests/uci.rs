@@ -1,0 +1,314 @@
+//! Black-box tests of `tempo uci` (protocol.md §3).
+
+mod common;
+
+use common::{Engine, PROMPT};
+use std::time::Duration;
+use tempo::draughts::{International, Russian};
+use tempo::game::Game;
+use tempo::variant::Variant;
+
+fn ready() -> Engine {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    e.until("uciok");
+    e
+}
+
+/// Reads to `bestmove`; returns the move, the ponder move and the info lines.
+fn result(e: &mut Engine) -> (String, Option<String>, Vec<String>) {
+    let (line, before) = e.until("bestmove");
+    for l in &before {
+        assert!(l.starts_with("info "), "unexpected line: {l}");
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
+    (words[1].to_string(), ponder, before)
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let (_, before) = e.until("uciok");
+    assert!(before[0].starts_with("id name Tempo "));
+    assert!(before[1].starts_with("id author "));
+    let variant = before
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant type combo default international "))
+        .unwrap();
+    for v in Variant::ALL {
+        assert!(variant.contains(&format!(" var {}", v.name())), "{v}");
+    }
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Clear Hash",
+        "huffing",
+        "counted-draws",
+    ] {
+        assert!(
+            before
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name}"
+        );
+    }
+    e.send("isready");
+    e.until("readyok");
+    e.send("quit");
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn go_limits_end_with_a_legal_bestmove_and_well_formed_info() {
+    let mut e = ready();
+    let start = International::start();
+    for go in [
+        "go depth 4",
+        "go nodes 5000",
+        "go movetime 50",
+        "go wtime 2000 btime 2000 winc 100 binc 100",
+        "go wtime 30000 btime 30000 movestogo 40",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        let (mv, ponder, infos) = result(&mut e);
+        let m = start
+            .parse_move(&mv)
+            .unwrap_or_else(|err| panic!("{go}: {mv}: {err}"));
+        if let Some(p) = ponder {
+            start.play(&m).parse_move(&p).unwrap();
+        }
+        assert!(!infos.is_empty(), "{go}");
+        for info in &infos {
+            let words: Vec<&str> = info.split_whitespace().collect();
+            let keys: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| {
+                    [
+                        "depth", "seldepth", "multipv", "score", "nodes", "nps", "time", "hashfull", "pv",
+                    ]
+                    .contains(w)
+                })
+                .collect();
+            assert_eq!(
+                keys,
+                [
+                    "depth", "seldepth", "multipv", "score", "nodes", "nps", "time", "hashfull", "pv"
+                ],
+                "{info}"
+            );
+            assert!(
+                info.contains(" score cp ") || info.contains(" score win "),
+                "{info}"
+            );
+        }
+    }
+    // The depth limit is the last info's depth.
+    e.send("go depth 3");
+    let (_, _, infos) = result(&mut e);
+    assert!(infos.last().unwrap().starts_with("info depth 3 "));
+}
+
+#[test]
+fn infinite_and_ponder_wait_for_stop_and_ponderhit() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+    assert!(before.iter().all(|l| l.starts_with("info")));
+    e.send("stop");
+    result(&mut e);
+    // A bare `go` is infinite too.
+    e.send("go");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    result(&mut e);
+    e.send("position startpos moves 32-28");
+    e.send("go ponder movetime 100");
+    std::thread::sleep(Duration::from_millis(400));
+    e.send("isready");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+    assert!(before.iter().all(|l| l.starts_with("info")), "{before:?}");
+    let hit = e.send("ponderhit");
+    let (at, _, _) = e.until_at(PROMPT, |l| l.starts_with("bestmove "));
+    assert!(at - hit < Duration::from_millis(600));
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn scores_report_wins_in_moves() {
+    let mut e = ready();
+    e.send("position fen W:W28:B23");
+    e.send("go depth 3");
+    let (mv, _, infos) = result(&mut e);
+    assert_eq!(mv, "28x19");
+    assert!(infos.last().unwrap().contains(" score win 1 "), "{infos:?}");
+    // White's only move 46-41 is taken by 37x46: lost in one move.
+    e.send("position fen W:W46:B37");
+    e.send("go depth 3");
+    let (_, _, infos) = result(&mut e);
+    assert!(infos.last().unwrap().contains(" score win -1 "), "{infos:?}");
+}
+
+#[test]
+fn russian_takes_numeric_and_algebraic_moves_and_answers_algebraic() {
+    let mut e = ready();
+    e.send("setoption name UCI_Variant value russian");
+    // c3-d4 is 22-18 in numeric notation (square 22 is c3).
+    e.send("position startpos moves c3-d4 f6-e5 d4xf6");
+    e.send("go depth 3");
+    let (mv, _, _) = result(&mut e);
+    let mut pos = Russian::start();
+    for m in ["c3-d4", "f6-e5", "d4xf6"] {
+        pos = pos.play(&pos.parse_move(m).unwrap());
+    }
+    pos.parse_move(&mv).unwrap();
+    assert!(mv.chars().next().unwrap().is_ascii_lowercase(), "{mv}");
+    e.send("position startpos moves 22-18");
+    e.send("go depth 1");
+    result(&mut e);
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go depth 4 searchmoves 35-30");
+    assert_eq!(result(&mut e).0, "35-30");
+    e.send("go searchmoves 31-26 depth 3");
+    assert_eq!(result(&mut e).0, "31-26");
+}
+
+#[test]
+fn every_variant_plays_a_legal_move() {
+    let mut e = ready();
+    for v in Variant::ALL {
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (mv, _, _) = result(&mut e);
+        tempo::with_variant!(v, G => {
+            G::start().parse_move(&mv).unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
+        });
+    }
+}
+
+#[test]
+fn bad_input_gets_an_error_and_changes_nothing() {
+    let mut e = ready();
+    e.send("position fen W:W28:B23");
+    for (line, needle) in [
+        ("xyzzy", "unknown command"),
+        ("go depth 300", "out of range"),
+        ("go depth -1", "depth"),
+        ("go movestogo 99999999999", "movestogo"),
+        ("go nodes", "needs a number"),
+        ("go think", "unknown word"),
+        ("go searchmoves 99-98", "searchmoves"),
+        ("position startpos moves 32-28 99-98", "bad move 2"),
+        ("position fen W:W1:B2", "bad position"),
+        ("position", "position needs"),
+        ("setoption name Hash value 0", "out of range"),
+        ("setoption name Hash value 99999999999", "Hash"),
+        ("setoption name Threads value 8", "one thread"),
+        ("setoption name UCI_Variant value chess", "unknown variant"),
+        ("setoption name huffing value perhaps", "huffing"),
+        ("setoption name Nonsense value 1", "unknown option"),
+        ("setoption", "setoption needs"),
+    ] {
+        e.send(line);
+        e.send("isready");
+        let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+        assert_eq!(before.len(), 1, "{line}: {before:?}");
+        assert!(
+            before[0].starts_with("info string error: ") && before[0].contains(needle),
+            "{line}: {before:?}"
+        );
+    }
+    e.send("go depth 2");
+    assert_eq!(result(&mut e).0, "28x19");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn a_huge_hash_is_refused_and_the_engine_goes_on() {
+    let mut e = ready();
+    e.send(&format!(
+        "setoption name Hash value {}",
+        tempo::protocol::uci::HASH_MAX
+    ));
+    e.send("isready");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+    // Refused when it exceeds half of the available memory; accepted otherwise.
+    if let Some(l) = before.first() {
+        assert!(l.contains("does not fit"), "{l}");
+    }
+    e.send("position startpos");
+    e.send("go depth 2");
+    result(&mut e);
+}
+
+#[test]
+fn quit_and_end_of_input_during_a_search_end_the_process() {
+    let mut e = ready();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    let mut e = ready();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn detection_starts_uci_from_the_first_line() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("isready");
+    e.until("readyok");
+}
+
+#[test]
+fn housekeeping_commands_are_silent_and_harmless() {
+    let mut e = ready();
+    for line in [
+        "setoption name Clear Hash",
+        "setoption name MultiPV value 2",
+        "setoption name Ponder value true",
+        "setoption name counted-draws value false",
+        "debug on",
+        "register later",
+        "ponderhit",
+        "stop",
+        "",
+        "   ",
+    ] {
+        e.send(line);
+        e.send("isready");
+        let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+        assert!(before.is_empty(), "{line:?}: {before:?}");
+    }
+    // MultiPV 2 reports two lines per depth.
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (_, _, infos) = result(&mut e);
+    assert!(infos.iter().any(|l| l.contains(" multipv 2 ")), "{infos:?}");
+}
