@@ -2,7 +2,7 @@
 //! deterministic node counts, clock handling, and short self-play in every variant.
 
 use std::time::{Duration, Instant};
-use tempo::draughts::{Breakthrough, International, Russian};
+use tempo::draughts::{Brazilian, Breakthrough, English, International, Russian};
 use tempo::engine::{Engine, Event};
 use tempo::eval::Evaluate;
 use tempo::game::{Game, MoveList, MoveStyle, Outcome};
@@ -57,9 +57,10 @@ fn history_repeating<G: Game>(root: &G, mv: &str) -> Vec<u64> {
 
 #[test]
 fn the_losing_side_finds_the_repetition() {
-    // A king against a king and two men: White is losing by the evaluation, but 35-30 repeats a
-    // position for the third time, a draw (FMJD 6.1).
-    let pos = International::from_fen("W:WK35:BK16,2,3").unwrap();
+    // A king against a king and three men: White is losing by the evaluation (four pieces against
+    // a king are not scaled down as a drawish ending), but 35-30 repeats a position for the third
+    // time, a draw (FMJD 6.1).
+    let pos = International::from_fen("W:WK35:BK16,2,3,4").unwrap();
     let without = search(&pos, &[], 6);
     assert!(without.score < -100, "{}", without.score);
     let history = history_repeating(&pos, "35-30");
@@ -105,6 +106,25 @@ fn international_shot_two_for_one() {
 fn russian_shot_two_for_one() {
     // b2-c3 a5:b4... : 25-22 17x26 30x16, a man for two.
     let pos = Russian::from_fen("W:W25,30,32:B1,2,17,19").unwrap();
+    let r = search(&pos, &[], 8);
+    assert_eq!(name(&pos, r.best), "b2-c3");
+    assert!(r.score > 50, "{}", r.score);
+}
+
+#[test]
+fn english_shot_two_for_one() {
+    // The same shot where men capture forward only (rules.md section 6, English: usacheckers 1.17-1.32):
+    // 25-22 17x26 (forced) 30x23x16 takes two for one.
+    let pos = English::from_fen("W:W25,30,32:B1,2,17,19").unwrap();
+    let r = search(&pos, &[], 8);
+    assert_eq!(name(&pos, r.best), "25-22");
+    assert!(r.score > 50, "{}", r.score);
+}
+
+#[test]
+fn brazilian_shot_two_for_one() {
+    // Brazilian (International rules on 8x8): b2-c3 b4:d2 c1:e3:g5.
+    let pos = Brazilian::from_fen("W:W25,30,32:B1,2,17,19").unwrap();
     let r = search(&pos, &[], 8);
     assert_eq!(name(&pos, r.best), "b2-c3");
     assert!(r.score > 50, "{}", r.score);

@@ -7,7 +7,7 @@
 use super::Evaluate;
 use crate::bits::Bits;
 use crate::draughts::geom::Geometry;
-use crate::draughts::rules::{Goal, Rules};
+use crate::draughts::rules::{Goal, Movement, Rules};
 use crate::draughts::{BitsOf, Draughts};
 use crate::game::{Game, Outcome, Side};
 
@@ -34,6 +34,12 @@ pub struct Weights {
     pub runaway: [i32; 3],
     /// Per empty square a king can move to.
     pub king_mobility: i32,
+    /// Per step forward a man can make (the men's freedom of movement: a side that runs out of
+    /// moves must give away pieces).
+    pub man_mobility: i32,
+    /// Divisor of the score when the side ahead cannot force promotion of enough kings to win
+    /// against a defending king (see [`drawish`]).
+    pub drawish_divisor: i32,
 }
 
 /// The weights in use.
@@ -48,6 +54,8 @@ pub const WEIGHTS: Weights = Weights {
     back_guard: 6,
     runaway: [120, 70, 30],
     king_mobility: 2,
+    man_mobility: 3,
+    drawish_divisor: 4,
 };
 
 type B<R> = BitsOf<R>;
@@ -119,6 +127,11 @@ fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32) -> i32 {
     score += w.centre * centre - w.flank_imbalance * (left - right).abs();
     score += w.back_guard * guards * phase / 256;
 
+    if R::MOVEMENT == Movement::Diagonal {
+        let steps = (men.shift(up_left) & empty).count() + (men.shift(up_right) & empty).count();
+        score += w.man_mobility * steps as i32;
+    }
+
     if !kings.is_empty() {
         let mut mobility = 0;
         for sq in kings.iter() {
@@ -138,13 +151,27 @@ fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32) -> i32 {
     score
 }
 
+/// Whether `strong`, ahead on the board, likely cannot win because the other side has a flying
+/// king and `strong` has at most three pieces: with flying kings, one king holding a main diagonal
+/// draws against up to three kings (the classic result behind FMJD 6.4's counted endgames).
+fn drawish<R: Rules>(pos: &Draughts<R>, strong: Side) -> bool {
+    if !R::FLYING_KINGS {
+        return false;
+    }
+    let weak = strong.opponent();
+    !(pos.pieces(weak) & pos.kings()).is_empty() && pos.pieces(strong).count() <= 3
+}
+
 impl<R: Rules> Evaluate for Draughts<R> {
     fn evaluate(&self) -> i32 {
         let me = self.side_to_move();
         let total = (self.pieces(Side::White) | self.pieces(Side::Black)).count() as i32;
         let full = (<R::Board as Geometry>::SQUARES as i32 * 4 / 5).max(1);
         let phase = (total * 256 / full).min(256);
-        let score = side_score(self, me, phase) - side_score(self, me.opponent(), phase);
+        let mut score = side_score(self, me, phase) - side_score(self, me.opponent(), phase);
+        if drawish(self, if score >= 0 { me } else { me.opponent() }) {
+            score /= WEIGHTS.drawish_divisor;
+        }
         match R::GOAL {
             // Losing the pieces is the aim: count material the other way round, keep the rest.
             Goal::NoMoveWins => {
