@@ -302,7 +302,16 @@ fn bad_lines_get_errors_and_change_nothing() {
         ("set-param name=tt-size value=99", "tt-size"),
         ("set-param name=variant value=chess", "unknown variant"),
         ("set-param name=huffing value=maybe", "huffing"),
-        ("set-param name=nonsense value=1", "unknown parameter"),
+        ("set-param name=nonsense value=1", "unknown parameter nonsense"),
+        (
+            "set-param name=repetitions value=5",
+            "option repetitions takes 3 or 4",
+        ),
+        ("pos pos=W:W30:B1:Q5", "bad position: unknown field"),
+        (
+            "pos start moves=\"32-28\" extra\"",
+            "a quote mark is unexpected at column",
+        ),
         ("set-param value=1", "set-param needs"),
         ("=== \u{1}\u{2}", "command"),
     ] {
@@ -315,6 +324,7 @@ fn bad_lines_get_errors_and_change_nothing() {
             "{line:?}: {before:?}"
         );
         parse_line(&before[0]).expect("error lines are Hub lines");
+        assert!(!before[0].contains("bad position: bad position"), "{before:?}");
     }
     // The position is still the one set first, with its level reset by `pos`.
     e.send("level depth=2");
@@ -374,5 +384,178 @@ fn the_dialect_is_taken_from_the_first_line() {
     e.until("wait");
     e.send("quit");
     assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn parameters_take_effect_and_show_in_the_next_handshake() {
+    let mut e = ready();
+    for line in [
+        "set-param name=tt-size value=16",
+        "set-param name=threads value=1",
+        "set-param name=ponder value=TRUE",
+        "set-param name=multipv value=2",
+        "set-param name=variant value=antidraughts",
+        "set-param name=counted-draws value=false",
+        "set-param name=repetitions value=3",
+        "set-param name=huffing value=true",
+        "init",
+    ] {
+        e.send(line);
+    }
+    // `init` may come again: `ready`, and no error before it.
+    let (_, before) = e.until("ready");
+    assert!(before.is_empty(), "{before:?}");
+    e.send("hub");
+    let (_, params) = e.until("wait");
+    for (name, value) in [
+        ("variant", "losing"),
+        ("tt-size", "16"),
+        ("threads", "1"),
+        ("ponder", "true"),
+        ("multipv", "2"),
+        ("counted-draws", "false"),
+        ("repetitions", "3"),
+        ("huffing", "true"),
+    ] {
+        let line = params
+            .iter()
+            .find(|l| l.starts_with(&format!("param name={name} ")))
+            .unwrap();
+        assert_eq!(parse_line(line).unwrap().get("value"), Some(value), "{line}");
+    }
+    // Antidraughts with two lines per iteration.
+    e.send("pos start");
+    e.send("level depth=2");
+    e.send("go analyze");
+    let (_, infos) = search_result(&mut e);
+    assert!(infos.iter().any(|l| l.ends_with(" multipv=2")), "{infos:?}");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn infinite_waits_for_stop_and_any_command_ends_a_search() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("level depth=2");
+    e.send("go analyze");
+    // The depth is reached at once, but `done` waits for a command.
+    e.until("info depth=2 ");
+    e.silent_for_non_info(Duration::from_millis(300));
+    // `level` ends the search with `done`, then is carried out for the next one.
+    e.send("level depth=1");
+    search_result(&mut e);
+    e.send("go think");
+    let (_, infos) = search_result(&mut e);
+    assert!(infos.last().unwrap().starts_with("info depth=1 "), "{infos:?}");
+    // The level was used up by that search: the next one has no limit and waits for `stop`.
+    e.send("go analyze");
+    e.silent_for_non_info(Duration::from_millis(300));
+    e.send("stop");
+    search_result(&mut e);
+    // `go` with no mode is `go think`: a forced move is answered at once, without `info`.
+    e.send("pos pos=W:W28:B23");
+    e.send("go");
+    let (done, before) = e.until("done");
+    assert_eq!(
+        (done.as_str(), before.len()),
+        ("done move=28x19x23", 0),
+        "{before:?}"
+    );
+    // `go` during a search ends it and starts the next; `stop` ends that one.
+    e.send("pos start");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("go analyze");
+    search_result(&mut e);
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    let (mv, _) = search_result(&mut e);
+    legal_in(&International::start(), &mv);
+    // `stop` outside a search writes nothing.
+    e.send("stop");
+    e.send("ping");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "pong");
+    assert!(before.is_empty(), "{before:?}");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn start_flag_8x8_hub_strings_and_quoted_frisian_fen() {
+    let mut e = ready();
+    // `start` wins over `pos=`.
+    e.send("pos pos=W:W28:B23 start");
+    e.send("level depth=1");
+    e.send("go think");
+    legal_in(&International::start(), &search_result(&mut e).0);
+    // The 33-character string of the 8x8 boards, with moves in the Hub form.
+    e.send("set-param name=variant value=russian");
+    e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 11-15 18x11x15\"");
+    e.send("level depth=2");
+    e.send("go analyze");
+    let (mv, _) = search_result(&mut e);
+    let mut pos = tempo::draughts::Russian::start();
+    for m in ["22-18", "11-15", "18x11x15"] {
+        pos = pos.play(&pos.parse_move(m).unwrap());
+    }
+    pos.parse_move(&mv).unwrap();
+    // A FEN with a Frisian king-move run holds `=`: quoted it is read, bare it is refused.
+    e.send("set-param name=variant value=frisian");
+    e.send("pos pos=W:W31-37,39-50,K28:B1-20:RW28=3");
+    let (err, _) = e.until("error message=");
+    assert!(err.contains("'=' is unexpected at column"), "{err}");
+    e.send("pos pos=\"W:W31-37,39-50,K28:B1-20:RW28=3\"");
+    e.send("level depth=1");
+    e.send("go think");
+    let (mv, before) = search_result(&mut e);
+    assert!(before.iter().all(|l| l.starts_with("info")), "{before:?}");
+    // The king on 28 has made three moves in a row: it may not step again (Art. 17).
+    assert!(!mv.starts_with("28-"), "{mv}");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn an_overlong_line_is_refused_and_the_engine_answers_on() {
+    let long = format!("ping {}", "x".repeat(tempo::protocol::MAX_LINE));
+    let mut e = ready();
+    e.send(&long);
+    let (err, _) = e.until("error message=");
+    assert!(err.contains("line too long"), "{err}");
+    e.send("ping");
+    e.until("pong");
+    // Also before the protocol is chosen.
+    let mut e = Engine::start(&[]);
+    e.send(&long);
+    e.until("error message=");
+    e.send("hub");
+    e.until("wait");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn every_variant_takes_its_hub_string_and_fen_with_moves() {
+    let mut e = ready();
+    for v in Variant::ALL {
+        e.send(&format!("set-param name=variant value={}", v.name()));
+        tempo::with_variant!(v, G => {
+            let start = G::start();
+            let mut list = tempo::game::MoveList::new();
+            start.generate(&mut list);
+            let first = start.format_move(&list[0], tempo::game::MoveStyle::Hub);
+            let reply = start.play(&list[0]);
+            // The Hub string of the initial position with a move in the Hub form, then the FEN.
+            for pos in [start.to_hub(), format!("\"{}\"", start.to_fen())] {
+                e.send(&format!("pos pos={pos} moves=\"{first}\""));
+                e.send("level depth=1");
+                e.send("go analyze");
+                let (mv, before) = search_result(&mut e);
+                assert!(before.iter().all(|l| l.starts_with("info")), "{v}: {before:?}");
+                reply
+                    .parse_move(&mv)
+                    .unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
+            }
+        });
+    }
     assert_eq!(e.stderr(), "");
 }

@@ -223,7 +223,11 @@ fn bad_input_gets_an_error_and_changes_nothing() {
         ("setoption name Threads value 8", "one thread"),
         ("setoption name UCI_Variant value chess", "unknown variant"),
         ("setoption name huffing value perhaps", "huffing"),
-        ("setoption name Nonsense value 1", "unknown option"),
+        ("setoption name Nonsense value 1", "unknown option \"Nonsense\""),
+        (
+            "setoption name repetitions value 5",
+            "option repetitions takes 3 or 4",
+        ),
         ("setoption", "setoption needs"),
     ] {
         e.send(line);
@@ -237,6 +241,15 @@ fn bad_input_gets_an_error_and_changes_nothing() {
     }
     e.send("go depth 2");
     assert_eq!(result(&mut e).0, "28x19");
+    // No legal move: an error, then `bestmove (none)`.
+    e.send("position fen W:W:B23");
+    e.send("go depth 2");
+    let (line, before) = e.until("bestmove");
+    assert_eq!(line, "bestmove (none)");
+    assert!(
+        before[0].starts_with("info string error: the game is over"),
+        "{before:?}"
+    );
     assert_eq!(e.stderr(), "");
 }
 
@@ -294,6 +307,12 @@ fn housekeeping_commands_are_silent_and_harmless() {
         "setoption name MultiPV value 2",
         "setoption name Ponder value true",
         "setoption name counted-draws value false",
+        // Option names are not case-sensitive.
+        "setoption name Counted-Draws value true",
+        "setoption name hash value 16",
+        "setoption name Threads value 1",
+        "setoption name UCI_Variant value shashki",
+        "setoption name uci_variant value International",
         "debug on",
         "register later",
         "ponderhit",
@@ -311,4 +330,74 @@ fn housekeeping_commands_are_silent_and_harmless() {
     e.send("go depth 2");
     let (_, _, infos) = result(&mut e);
     assert!(infos.iter().any(|l| l.contains(" multipv 2 ")), "{infos:?}");
+}
+
+#[test]
+fn the_clock_of_the_side_to_move_is_used() {
+    let mut e = ready();
+    // English: Black moves first. With 0.3 s on Black's clock the move comes at once, though
+    // White's clock holds ten minutes; and the other way round in International.
+    e.send("setoption name UCI_Variant value english");
+    e.send("position startpos");
+    let sent = e.send("go wtime 600000 btime 300 winc 0 binc 0");
+    let (at, _, _) = e.until_at(PROMPT, |l| l.starts_with("bestmove "));
+    assert!(at - sent < Duration::from_secs(2), "{:?}", at - sent);
+    e.send("setoption name UCI_Variant value international");
+    e.send("position startpos");
+    let sent = e.send("go wtime 300 btime 600000");
+    let (at, _, _) = e.until_at(PROMPT, |l| l.starts_with("bestmove "));
+    assert!(at - sent < Duration::from_secs(2), "{:?}", at - sent);
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn go_ends_a_running_search_and_position_waits_for_the_next() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    // `position` during a search sets the next search's position; this one goes on.
+    e.send("position fen W:W28:B23");
+    e.send("isready");
+    let (_, _, before) = e.until_at(PROMPT, |l| l == "readyok");
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    // `go` ends the running search (its bestmove is for the start position) and starts anew.
+    e.send("go depth 2");
+    let (first, _, _) = result(&mut e);
+    International::start().parse_move(&first).unwrap();
+    assert_eq!(result(&mut e).0, "28x19");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn an_overlong_line_is_refused_and_the_engine_answers_on() {
+    let mut e = ready();
+    e.send(&format!("isready {}", "x".repeat(tempo::protocol::MAX_LINE)));
+    let (err, _) = e.until("info string error: ");
+    assert!(err.contains("line too long"), "{err}");
+    e.send("isready");
+    e.until("readyok");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn every_variant_takes_a_fen_with_moves_in_its_notation() {
+    let mut e = ready();
+    for v in Variant::ALL {
+        e.send(&format!("setoption name UCI_Variant value {}", v.name()));
+        tempo::with_variant!(v, G => {
+            let start = G::start();
+            let mut list = tempo::game::MoveList::new();
+            start.generate(&mut list);
+            let first = start.format_move(&list[0], tempo::game::MoveStyle::Standard);
+            e.send(&format!("position fen {} moves {first}", start.to_fen()));
+            e.send("go depth 1");
+            let (mv, _, _) = result(&mut e);
+            start
+                .play(&list[0])
+                .parse_move(&mv)
+                .unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
+        });
+    }
+    assert_eq!(e.stderr(), "");
 }

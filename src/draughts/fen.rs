@@ -7,7 +7,7 @@
 //! zero; lidraughts' `F<n>` (move number) is read and ignored. Tempo adds one
 //! field of its own for the Frisian king-move runs (Art. 17, D-F3), written only when a run exists:
 //! `R` followed by `W<square>=<count>` and/or `B<square>=<count>`, comma separated, e.g.
-//! `W:W31-50,K38:B1-20:RW38=2`.
+//! `W:W31-37,39-50,K28:B1-20:RW28=2`.
 //!
 //! The Hub position string (Scan's `pos pos=`): the side letter, then one character per square in
 //! numbering order: `w`/`b` man, `W`/`B` king, `e` empty. That is 51 characters on 10x10 and, Tempo's

@@ -38,6 +38,15 @@ fn is_id_char(c: char) -> bool {
     !c.is_control() && !c.is_whitespace() && c != '=' && c != '"'
 }
 
+/// A character named in an error message (a `"` would not survive Hub's quoting).
+fn describe(c: char) -> String {
+    if c == '"' {
+        "a quote mark".to_string()
+    } else {
+        format!("{c:?}")
+    }
+}
+
 /// Reads a Hub line by Scan's rules: `command (name[=value])*`, spaces allowed around `=`, values
 /// bare or in double quotes (no escapes).
 ///
@@ -60,7 +69,7 @@ pub fn parse_line(line: &str) -> Result<HubLine, String> {
     if command.is_empty() {
         return Err(match chars.peek() {
             None => "missing command".to_string(),
-            Some((_, c)) => format!("a command cannot start with {c:?}"),
+            Some(&(_, c)) => format!("a command cannot start with {}", describe(c)),
         });
     }
     let mut args = Vec::new();
@@ -68,7 +77,7 @@ pub fn parse_line(line: &str) -> Result<HubLine, String> {
         skip_ws(&mut chars);
         let Some(&(at, c)) = chars.peek() else { break };
         if !is_id_char(c) {
-            return Err(format!("unexpected {c:?} at column {}", at + 1));
+            return Err(format!("{} is unexpected at column {}", describe(c), at + 1));
         }
         let name = word(&mut chars);
         skip_ws(&mut chars);
@@ -248,10 +257,17 @@ pub struct Hub {
 impl Hub {
     /// A Hub engine writing to `out`, set up for International draughts.
     pub fn new(out: Out) -> Hub {
+        Hub::with_tt_size(out, TT_SIZE_DEFAULT)
+    }
+
+    /// As [`Hub::new`] with a table of `tt_size` (the parameter's units, clamped to its range):
+    /// tests and fuzz targets use the smallest.
+    pub fn with_tt_size(out: Out, tt_size: u32) -> Hub {
+        let tt_size = tt_size.clamp(TT_SIZE_MIN, TT_SIZE_MAX);
         let (sender, reports) = unbounded();
         let (session, _) = new_session(
             Variant::International,
-            tt_mib(TT_SIZE_DEFAULT),
+            tt_mib(tt_size),
             &[],
             MoveStyle::Hub,
             sender.clone(),
@@ -262,7 +278,7 @@ impl Hub {
             reports,
             sender,
             variant: Variant::International,
-            tt_size: TT_SIZE_DEFAULT,
+            tt_size,
             threads: 1,
             ponder: false,
             multipv: 1,
@@ -301,6 +317,29 @@ impl Hub {
                 }
             }
         }
+    }
+
+    /// Handles one input line as [`Hub::run`] does, without a reader thread: the lines it writes,
+    /// and those of a search that has ended meanwhile, collect in the front-end's [`Out`] (see
+    /// [`Out::buffer`] and [`Hub::take_output`]). `false` means `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let go_on = self.input(Input::Line(line.to_string()));
+        while let Ok(r) = self.reports.try_recv() {
+            self.report(r);
+        }
+        go_on
+    }
+
+    /// Ends a running search, if any, and writes its last lines (`done` included).
+    pub fn finish(&mut self) {
+        if self.searching {
+            self.finish_search();
+        }
+    }
+
+    /// The lines written since the last call, when writing to [`Out::buffer`].
+    pub fn take_output(&mut self) -> Vec<String> {
+        self.out.take()
     }
 
     fn error(&mut self, message: &str) {
@@ -483,7 +522,10 @@ impl Hub {
                 self.multipv = n as usize;
             }
             _ => {
-                check_rule_option(name, value).map_err(|e| format!("unknown parameter or {e}"))?;
+                if !rule_options().iter().any(|o| o.name == name) {
+                    return Err(format!("unknown parameter {}", quote(name)));
+                }
+                check_rule_option(name, value)?;
                 self.session.set_rule_option(name, value)?;
                 self.options.retain(|(n, _)| n != name);
                 self.options.push((name.to_string(), value.to_string()));
@@ -494,6 +536,8 @@ impl Hub {
 
     /// A new session for the variant, with the table size and rule options set so far.
     fn rebuild(&mut self) -> Result<(), String> {
+        // The old table goes first: a variant change never holds two tables at once.
+        let _ = self.session.resize(1);
         let (session, warning) = new_session(
             self.variant,
             tt_mib(self.tt_size),

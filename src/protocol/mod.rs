@@ -95,18 +95,59 @@ pub fn read_line(reader: &mut impl BufRead) -> Option<Input> {
 
 /// Writes protocol lines to stdout, each flushed at once. When stdout is gone (the client closed the
 /// pipe), nobody is listening: the process ends quietly.
+///
+/// [`Out::buffer`] collects the lines in memory instead, for tests and fuzz targets that drive a
+/// front-end line by line (`Hub::handle_line`, `Uci::handle_line`).
 #[derive(Debug, Default)]
-pub struct Out;
+pub struct Out {
+    buffer: Option<Vec<String>>,
+}
 
 impl Out {
-    /// Writes one line and flushes it.
+    /// Lines go to stdout.
+    pub fn stdout() -> Out {
+        Out { buffer: None }
+    }
+
+    /// Lines are kept in memory; [`Out::take`] hands them over.
+    pub fn buffer() -> Out {
+        Out {
+            buffer: Some(Vec::new()),
+        }
+    }
+
+    /// The lines collected since the last call (always none when writing to stdout).
+    pub fn take(&mut self) -> Vec<String> {
+        self.buffer.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Writes one line and flushes it. Control characters and Unicode line separators (which an
+    /// error message may echo from the input) become `?`: a client that also breaks lines at `\r`
+    /// must still read one line.
     pub fn line(&mut self, text: &str) {
+        let clean;
+        let text = if text.contains(breaks_line) {
+            clean = text.replace(breaks_line, "?");
+            &clean
+        } else {
+            text
+        };
+        if let Some(buffer) = &mut self.buffer {
+            buffer.push(text.to_string());
+            return;
+        }
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
         if writeln!(lock, "{text}").and_then(|()| lock.flush()).is_err() {
             std::process::exit(0);
         }
     }
+}
+
+/// A character that has no place inside a protocol line: a control character other than tab, or a
+/// Unicode line or paragraph separator.
+fn breaks_line(c: char) -> bool {
+    (c.is_control() && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
 }
 
 /// Every rule option of every game, one entry per name (games that share an option share the
@@ -148,7 +189,7 @@ pub fn check_rule_option(name: &str, value: &str) -> Result<(), String> {
 /// names (`hub` or `uci`). Returns at `quit` or end of input.
 pub fn run(dialect: Option<Dialect>) {
     let input = spawn_reader();
-    let mut out = Out;
+    let mut out = Out::stdout();
     let (dialect, first) = match dialect {
         Some(d) => (d, None),
         None => loop {

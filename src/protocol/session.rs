@@ -53,7 +53,11 @@ pub enum SetupError {
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetupError::Position(e) => write!(f, "bad position: {e}"),
+            SetupError::Position(e) => {
+                // A syntax error of the position already says "bad position".
+                let e = e.strip_prefix("bad position: ").unwrap_or(e);
+                write!(f, "bad position: {e}")
+            }
             SetupError::Move { index, text, reason } => write!(f, "bad move {index} {text}: {reason}"),
         }
     }

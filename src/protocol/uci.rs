@@ -154,10 +154,17 @@ pub struct Uci {
 impl Uci {
     /// A UCI-style engine writing to `out`, set up for International draughts.
     pub fn new(out: Out) -> Uci {
+        Uci::with_hash(out, HASH_DEFAULT)
+    }
+
+    /// As [`Uci::new`] with a table of `hash` MiB (clamped to `Hash`'s range): tests and fuzz
+    /// targets use the smallest.
+    pub fn with_hash(out: Out, hash: usize) -> Uci {
+        let hash = hash.clamp(1, HASH_MAX);
         let (sender, reports) = unbounded();
         let (session, _) = new_session(
             Variant::International,
-            HASH_DEFAULT,
+            hash,
             &[],
             MoveStyle::Standard,
             sender.clone(),
@@ -168,7 +175,7 @@ impl Uci {
             reports,
             sender,
             variant: Variant::International,
-            hash: HASH_DEFAULT,
+            hash,
             multipv: 1,
             ponder: false,
             options: Vec::new(),
@@ -204,6 +211,27 @@ impl Uci {
                 }
             }
         }
+    }
+
+    /// Handles one input line as [`Uci::run`] does, without a reader thread: the lines it writes,
+    /// and those of a search that has ended meanwhile, collect in the front-end's [`Out`] (see
+    /// [`Out::buffer`] and [`Uci::take_output`]). `false` means `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let go_on = self.input(Input::Line(line.to_string()));
+        while let Ok(r) = self.reports.try_recv() {
+            self.report(r);
+        }
+        go_on
+    }
+
+    /// Ends a running search, if any, and writes its last lines (`bestmove` included).
+    pub fn finish(&mut self) {
+        self.finish_search();
+    }
+
+    /// The lines written since the last call, when writing to [`Out::buffer`].
+    pub fn take_output(&mut self) -> Vec<String> {
+        self.out.take()
     }
 
     fn error(&mut self, message: &str) {
@@ -382,7 +410,13 @@ impl Uci {
             }
             "clear hash" => self.session.new_game(),
             _ => {
-                check_rule_option(&name, &value).map_err(|e| format!("unknown option or {e}"))?;
+                // Option names are not case-sensitive in UCI; the rule options keep their own.
+                let name = rule_options()
+                    .iter()
+                    .find(|o| o.name.eq_ignore_ascii_case(&name))
+                    .map(|o| o.name.to_string())
+                    .ok_or_else(|| format!("unknown option {name:?}"))?;
+                check_rule_option(&name, &value)?;
                 self.session.set_rule_option(&name, &value)?;
                 self.options.retain(|(n, _)| *n != name);
                 self.options.push((name, value));
@@ -392,6 +426,8 @@ impl Uci {
     }
 
     fn rebuild(&mut self) -> Result<(), String> {
+        // The old table goes first: a variant change never holds two tables at once.
+        let _ = self.session.resize(1);
         let (session, warning) = new_session(
             self.variant,
             self.hash,

@@ -56,6 +56,18 @@ impl Engine {
         }
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A field of `/proc/<pid>/status` in KiB (`VmRSS`, `VmHWM`), where the system has it.
+    pub fn status_kib(&self, field: &str) -> Option<u64> {
+        let text = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = text.lines().find(|l| l.starts_with(&format!("{field}:")))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// Sends one line; returns when it was written.
     pub fn send(&mut self, line: &str) -> Instant {
         let stdin = self.stdin.as_mut().expect("stdin open");
