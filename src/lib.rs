@@ -9,12 +9,14 @@
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
 //!   never imports them);
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
-//! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games.
+//! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games;
+//! - [`arena`]: `tempo match`, the match manager that plays engines against each other.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod analyze;
+pub mod arena;
 pub mod bench;
 pub mod bits;
 pub mod draughts;

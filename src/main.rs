@@ -26,13 +26,47 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// The commands of `tempo hub` (protocol.md section 2).
+const HUB_HELP: &str = "\
+Commands (one per line; arguments are name=value, quoted when they hold spaces):
+  hub                      -> id, param lines, wait
+  set-param name=N value=V parameters: variant, tt-size, threads, ponder, multipv, rule options
+  init                     -> ready
+  new-game                 clears the table
+  pos [pos=P] [start] [moves=\"M ...\"]  P: a Hub position string or a PDN FEN
+  level depth=D | nodes=N | move-time=S | time=S inc=S moves=N | infinite  (they add up;
+                           cleared by pos and by go)
+  go think | go ponder | go analyze  -> info lines, then done move=M [ponder=P]
+  ponder-hit, stop, ping (-> pong, also while searching), quit
+During a search every line except ping and ponder-hit ends it with done, then is carried out.
+Info lines: info depth= mean-depth= score= nodes= time= nps= pv= (score in men, a win in n plies
+is 100 - n/100). A bad line gets error message=\"...\". End of input ends the process.";
+
+/// The commands of `tempo uci` (protocol.md section 3).
+const UCI_HELP: &str = "\
+Commands:
+  uci                      -> id name, id author, option lines, uciok
+  isready                  -> readyok (also while searching)
+  setoption name <name> [value <value>]  UCI_Variant, Hash, Threads, MultiPV, Ponder, Clear Hash,
+                           and the rule options
+  ucinewgame               clears the table
+  position startpos|fen <FEN> [moves <move>...]  moves in the variant's notation
+  go [depth D] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+     [movestogo N] [infinite] [ponder] [searchmoves <move>...]  -> info lines, bestmove
+  stop, ponderhit, quit
+Info lines: info depth seldepth multipv score cp <hundredths of a man> | score win <moves>
+nodes nps time hashfull pv. A go with no limit searches until stop. A bad line gets
+info string error: ... . End of input ends the process.";
+
 #[derive(Subcommand)]
 enum Command {
     /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.1; what pydraughts,
     /// lidraughts-bot, draughtsnet and GWDGUI speak). See protocol.md.
+    #[command(after_help = HUB_HELP)]
     Hub,
     /// Run as a UCI-style engine on stdin/stdout (UCI commands, draughts positions and moves; the
     /// variant is the UCI_Variant option). See protocol.md.
+    #[command(after_help = UCI_HELP)]
     Uci,
     /// Count the leaf nodes of the legal-move tree (verifies the move generator).
     ///
@@ -42,6 +76,12 @@ enum Command {
     /// signature) and nodes per second.
     Bench(BenchArgs),
     /// Search one position, printing each iteration.
+    ///
+    /// Prints one line per completed iteration, `depth <d> seldepth <s> [multipv <i>] score <c>
+    /// nodes <n> time <seconds> nps <n> pv <moves>`, then `bestmove <move> [ponder <move>]`. The
+    /// score is in hundredths of a man for the side to move, or `win N` / `win -N` (a proved win or
+    /// loss in N moves). Moves are in the variant's notation. Without --depth or --movetime the
+    /// search runs to depth 100.
     Search(SearchArgs),
     /// Draw a position in the terminal (Unicode, with square numbers) and optionally as SVG.
     ///
@@ -57,6 +97,12 @@ enum Command {
     /// for the player who moves, and marks errors by the loss. --json prints one JSON object per
     /// line instead.
     Analyze(tempo::analyze::AnalyzeArgs),
+    /// Play engines against each other (Hub or UCI-style child processes): a match of two, a
+    /// round robin of more, with openings, clocks, adjudication, Elo, SPRT and PDN output.
+    ///
+    /// Every game is refereed by Tempo's rules for the variant. Each opening is played with both
+    /// colours. Results go to standard output as cutechess-cli prints them.
+    Match(Box<tempo::arena::MatchArgs>),
 }
 
 #[derive(clap::Args)]
@@ -269,6 +315,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => {
             with_variant!(args.variant, G => tempo::analyze::run::<G>(args))
         }
+        Some(Command::Match(args)) => with_variant!(args.variant, G => tempo::arena::run::<G>(args)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

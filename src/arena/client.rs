@@ -1,0 +1,450 @@
+//! The manager's side of the two dialects: the handshake, a new game, and one move (position,
+//! limits, the reply with the engine's last score).
+//!
+//! Hub (Scan 3.1's protocol, `shared/reference/protocols.md` §1): `hub` → `id`, `param`…, `wait`;
+//! `set-param`; `init` → `ready`; per move `pos pos=<Hub string> moves="<all moves>"`, `level …`,
+//! `go think` → `info …`, `done move=M [ponder=P]`. The whole game goes in `moves`, as pydraughts and
+//! GWDGUI send it, so that the engine sees every repetition.
+//!
+//! UCI-style (Tempo's `tempo uci`): `uci` → `option`…, `uciok`; `setoption name UCI_Variant value V`;
+//! `isready` → `readyok`; per move `position startpos|fen <FEN> moves …`, `go …` → `info … score
+//! cp N|win N …`, `bestmove M`.
+
+use super::engine_proc::{EngineProcess, EngineSpec, Failure, Log, Proto};
+use crate::game::Side;
+use crate::protocol::hub::{hub_name, parse_line, quote};
+use crate::variant::Variant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to answer the handshake, `init` or `isready`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long protocol detection waits for a Hub `wait` before trying UCI.
+const DETECT_HUB: Duration = Duration::from_secs(3);
+/// The score that stands for a won position in hundredths of a man (a UCI `win N`); Hub engines
+/// print wins near 100 men, which is the same.
+pub const WIN_SCORE: i32 = 10_000;
+
+/// What the mover's clock says, for the engine's time management.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockView {
+    /// Time left on the clock of White and of Black (before this move's increment).
+    pub left: [Duration; 2],
+    /// Increment added after every move.
+    pub inc: Duration,
+    /// Moves to the next time control (`None`: sudden death or Fischer).
+    pub moves_to_go: Option<u32>,
+}
+
+/// The limits sent with one `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveLimits {
+    /// Depth limit.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+    /// A game clock.
+    pub clock: Option<ClockView>,
+}
+
+/// One move to ask for: the game from its start position.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The start position as a Hub position string.
+    pub start_hub: &'a str,
+    /// The start position as PDN FEN.
+    pub start_fen: &'a str,
+    /// Whether the start position is the variant's initial position (UCI `startpos`).
+    pub initial: bool,
+    /// Every move since the start in Hub notation.
+    pub moves_hub: &'a [String],
+    /// Every move since the start in the variant's standard notation.
+    pub moves_std: &'a [String],
+    /// The side to move.
+    pub side: Side,
+    /// The limits.
+    pub limits: MoveLimits,
+}
+
+/// An engine's answer to a `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move as the engine wrote it.
+    pub mv: String,
+    /// The last score the engine reported, hundredths of a man for the mover.
+    pub score: Option<i32>,
+}
+
+/// A running engine that has completed its handshake.
+#[derive(Debug)]
+pub struct Client {
+    proc: EngineProcess,
+    proto: Proto,
+    id_name: Option<String>,
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64())
+}
+
+/// The score of a Hub `info` line (`score=1.25`, men) in hundredths of a man.
+pub fn hub_score(line: &str) -> Option<i32> {
+    let l = parse_line(line).ok()?;
+    if l.command != "info" {
+        return None;
+    }
+    let men: f64 = l.get("score")?.parse().ok()?;
+    men.is_finite()
+        .then(|| (men * 100.0).round().clamp(-1e6, 1e6) as i32)
+}
+
+/// The score of a UCI `info` line (`score cp N`, `score win N`, `score mate N`).
+pub fn uci_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") {
+        return None;
+    }
+    let at = words.iter().position(|w| *w == "score")?;
+    let kind = *words.get(at + 1)?;
+    let n: i64 = words.get(at + 2)?.parse().ok()?;
+    match kind {
+        "cp" => Some(n.clamp(-1_000_000, 1_000_000) as i32),
+        "win" | "mate" => Some(if n > 0 { WIN_SCORE } else { -WIN_SCORE }),
+        _ => None,
+    }
+}
+
+impl Client {
+    /// Starts an engine and completes the handshake for `variant`: the dialect (given or
+    /// detected), the variant when it is not International or the engine offers it, and the
+    /// spec's options. `label` names the engine in the log.
+    ///
+    /// # Errors
+    /// The process cannot start, or the handshake fails or times out (the message says which).
+    pub fn start(
+        spec: &EngineSpec,
+        label: &str,
+        variant: Variant,
+        log: Option<Arc<Log>>,
+    ) -> Result<Client, String> {
+        let fail = |what: &str, e: Failure| format!("engine {label}: {what}: {e}");
+        let mut proc = EngineProcess::start(spec, label, log.clone())?;
+        let guess = spec.proto.or_else(|| {
+            spec.command[1..].iter().find_map(|w| match w.as_str() {
+                "hub" => Some(Proto::Hub),
+                "uci" => Some(Proto::Uci),
+                _ => None,
+            })
+        });
+        let mut client = match guess {
+            Some(proto) => Client {
+                proc,
+                proto,
+                id_name: None,
+            },
+            None => {
+                // Detection: Hub first (a Hub engine answers `hub` with `wait`); an engine that
+                // does not answer in time is asked `uci`, one that died on `hub` is restarted.
+                proc.send("hub").map_err(|e| fail("cannot send hub", e))?;
+                let mut lines = Vec::new();
+                match proc.recv_until(
+                    Instant::now() + DETECT_HUB,
+                    |l| lines.push(l.to_string()),
+                    |l| l.trim() == "wait",
+                ) {
+                    Ok(_) => {
+                        let mut c = Client {
+                            proc,
+                            proto: Proto::Hub,
+                            id_name: None,
+                        };
+                        let has_variant = c.read_hub_header(&lines);
+                        c.hub_setup(spec, variant, has_variant)
+                            .map_err(|e| fail("Hub setup", e))?;
+                        return Ok(c);
+                    }
+                    Err(Failure::Crashed(_)) => {
+                        proc = EngineProcess::start(spec, label, log)?;
+                    }
+                    Err(_) => {}
+                }
+                Client {
+                    proc,
+                    proto: Proto::Uci,
+                    id_name: None,
+                }
+            }
+        };
+        match client.proto {
+            Proto::Hub => {
+                client.proc.send("hub").map_err(|e| fail("cannot send hub", e))?;
+                let mut lines = Vec::new();
+                client
+                    .proc
+                    .recv_until(
+                        Instant::now() + HANDSHAKE_TIMEOUT,
+                        |l| lines.push(l.to_string()),
+                        |l| l.trim() == "wait",
+                    )
+                    .map_err(|e| fail("no `wait` after `hub`", e))?;
+                let has_variant = client.read_hub_header(&lines);
+                client
+                    .hub_setup(spec, variant, has_variant)
+                    .map_err(|e| fail("Hub setup", e))?;
+            }
+            Proto::Uci => {
+                client.proc.send("uci").map_err(|e| fail("cannot send uci", e))?;
+                let mut lines = Vec::new();
+                client
+                    .proc
+                    .recv_until(
+                        Instant::now() + HANDSHAKE_TIMEOUT,
+                        |l| lines.push(l.to_string()),
+                        |l| l.trim() == "uciok",
+                    )
+                    .map_err(|e| fail("no `uciok` after `uci`", e))?;
+                let mut has_variant = false;
+                for l in &lines {
+                    if let Some(rest) = l.trim().strip_prefix("id name ") {
+                        client.id_name = Some(rest.trim().to_string());
+                    }
+                    if l.contains("option name UCI_Variant ") {
+                        has_variant = true;
+                    }
+                }
+                if has_variant || variant != Variant::International {
+                    client
+                        .proc
+                        .send(&format!("setoption name UCI_Variant value {}", variant.name()))
+                        .map_err(|e| fail("setoption", e))?;
+                }
+                for (n, v) in &spec.options {
+                    client
+                        .proc
+                        .send(&format!("setoption name {n} value {v}"))
+                        .map_err(|e| fail("setoption", e))?;
+                }
+                client
+                    .sync()
+                    .map_err(|e| fail("no `readyok` after `isready`", e))?;
+            }
+        }
+        Ok(client)
+    }
+
+    /// Reads the `id` and `param` lines of a Hub handshake; whether a `variant` param exists.
+    fn read_hub_header(&mut self, lines: &[String]) -> bool {
+        let mut has_variant = false;
+        for l in lines {
+            let Ok(parsed) = parse_line(l) else { continue };
+            match parsed.command.as_str() {
+                "id" => self.id_name = parsed.get("name").map(str::to_string),
+                "param" if parsed.get("name") == Some("variant") => has_variant = true,
+                _ => {}
+            }
+        }
+        has_variant
+    }
+
+    /// `set-param` for the variant and the options, then `init` → `ready`.
+    fn hub_setup(&mut self, spec: &EngineSpec, variant: Variant, has_variant: bool) -> Result<(), Failure> {
+        // Scan-like engines know only International; they get the variant only when they offer
+        // it or the match is not International (then an engine that cannot play it will say so).
+        if has_variant || variant != Variant::International {
+            self.proc
+                .send(&format!("set-param name=variant value={}", hub_name(variant)))?;
+        }
+        for (n, v) in &spec.options {
+            self.proc
+                .send(&format!("set-param name={} value={}", quote(n), quote(v)))?;
+        }
+        self.proc.send("init")?;
+        self.proc.recv_until(
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            |_| {},
+            |l| l.trim() == "ready",
+        )?;
+        Ok(())
+    }
+
+    /// UCI `isready` → `readyok`.
+    fn sync(&mut self) -> Result<(), Failure> {
+        self.proc.send("isready")?;
+        self.proc.recv_until(
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            |_| {},
+            |l| l.trim() == "readyok",
+        )?;
+        Ok(())
+    }
+
+    /// The name the engine gave in its `id` line.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The dialect spoken.
+    pub fn proto(&self) -> Proto {
+        self.proto
+    }
+
+    /// Tells the engine that a new game starts.
+    ///
+    /// # Errors
+    /// The engine is gone, or (UCI) does not confirm in time.
+    pub fn new_game(&mut self) -> Result<(), Failure> {
+        match self.proto {
+            Proto::Hub => self.proc.send("new-game"),
+            Proto::Uci => {
+                self.proc.send("ucinewgame")?;
+                self.sync()
+            }
+        }
+    }
+
+    /// Asks for a move and waits for it until `deadline`.
+    ///
+    /// # Errors
+    /// [`Failure::Timeout`] at the deadline, [`Failure::Crashed`] when the engine is gone,
+    /// [`Failure::Protocol`] for an answer without a move.
+    pub fn think(&mut self, req: &Request<'_>, deadline: Instant) -> Result<Reply, Failure> {
+        let mut score = None;
+        match self.proto {
+            Proto::Hub => {
+                let mut pos = format!("pos pos={}", req.start_hub);
+                if !req.moves_hub.is_empty() {
+                    pos += &format!(" moves={}", quote(&req.moves_hub.join(" ")));
+                }
+                self.proc.send(&pos)?;
+                let mut level = Vec::new();
+                let l = req.limits;
+                if let Some(d) = l.depth {
+                    level.push(format!("depth={d}"));
+                }
+                if let Some(n) = l.nodes {
+                    level.push(format!("nodes={n}"));
+                }
+                if let Some(t) = l.movetime {
+                    level.push(format!("move-time={}", seconds(t)));
+                }
+                if let Some(c) = l.clock {
+                    // Hub adds the increment before every move (protocol.txt), so the time sent
+                    // is the clock less the increment, as pydraughts does: the engine's total is
+                    // then exactly the time left.
+                    let left = c.left[req.side.index()].saturating_sub(c.inc);
+                    level.push(format!("time={}", seconds(left)));
+                    if !c.inc.is_zero() {
+                        level.push(format!("inc={}", seconds(c.inc)));
+                    }
+                    if let Some(m) = c.moves_to_go {
+                        level.push(format!("moves={m}"));
+                    }
+                }
+                if !level.is_empty() {
+                    self.proc.send(&format!("level {}", level.join(" ")))?;
+                }
+                self.proc.send("go think")?;
+                let line = self.proc.recv_until(
+                    deadline,
+                    |l| {
+                        if let Some(s) = hub_score(l) {
+                            score = Some(s);
+                        }
+                    },
+                    |l| l.split_whitespace().next() == Some("done"),
+                )?;
+                let parsed = parse_line(&line).map_err(|e| Failure::Protocol(format!("{line:?}: {e}")))?;
+                match parsed.get("move") {
+                    Some(m) if !m.is_empty() => Ok(Reply {
+                        mv: m.to_string(),
+                        score,
+                    }),
+                    _ => Err(Failure::Protocol(format!("no move in {line:?}"))),
+                }
+            }
+            Proto::Uci => {
+                let mut pos = if req.initial {
+                    "position startpos".to_string()
+                } else {
+                    format!("position fen {}", req.start_fen)
+                };
+                if !req.moves_std.is_empty() {
+                    pos += &format!(" moves {}", req.moves_std.join(" "));
+                }
+                self.proc.send(&pos)?;
+                let mut go = vec!["go".to_string()];
+                let l = req.limits;
+                if let Some(c) = l.clock {
+                    go.push(format!(
+                        "wtime {} btime {} winc {} binc {}",
+                        c.left[0].as_millis(),
+                        c.left[1].as_millis(),
+                        c.inc.as_millis(),
+                        c.inc.as_millis()
+                    ));
+                    if let Some(m) = c.moves_to_go {
+                        go.push(format!("movestogo {m}"));
+                    }
+                }
+                if let Some(t) = l.movetime {
+                    go.push(format!("movetime {}", t.as_millis()));
+                }
+                if let Some(d) = l.depth {
+                    go.push(format!("depth {d}"));
+                }
+                if let Some(n) = l.nodes {
+                    go.push(format!("nodes {n}"));
+                }
+                self.proc.send(&go.join(" "))?;
+                let line = self.proc.recv_until(
+                    deadline,
+                    |l| {
+                        if let Some(s) = uci_score(l) {
+                            score = Some(s);
+                        }
+                    },
+                    |l| l.split_whitespace().next() == Some("bestmove"),
+                )?;
+                match line.split_whitespace().nth(1) {
+                    Some(m) if m != "(none)" && m != "0000" => Ok(Reply {
+                        mv: m.to_string(),
+                        score,
+                    }),
+                    _ => Err(Failure::Protocol(format!("no move in {line:?}"))),
+                }
+            }
+        }
+    }
+
+    /// Ends the engine: `quit`, a short grace, then kill.
+    pub fn quit(mut self) {
+        self.proc.shutdown(Some("quit"));
+    }
+
+    /// Kills the engine at once (after a failure).
+    pub fn kill(mut self) {
+        self.proc.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_parse_from_both_dialects() {
+        assert_eq!(
+            hub_score("info depth=3 score=-0.25 pv=\"32-28 19-23\""),
+            Some(-25)
+        );
+        assert_eq!(hub_score("info depth=9 score=99.97 nodes=3"), Some(9997));
+        assert_eq!(hub_score("info depth=9 nodes=3"), None);
+        assert_eq!(hub_score("done move=32-28"), None);
+        assert_eq!(uci_score("info depth 4 score cp 31 nodes 9 pv 32-28"), Some(31));
+        assert_eq!(uci_score("info depth 4 score win -3 pv 32-28"), Some(-WIN_SCORE));
+        assert_eq!(uci_score("info string score cp x"), None);
+        assert_eq!(uci_score("bestmove 32-28"), None);
+    }
+}

@@ -1,0 +1,345 @@
+//! One game between two engines, refereed by Tempo's own rules: the clocks, illegal moves, the
+//! variant's game end and draw rules (repetition included), adjudication, and engines that crash
+//! or stall.
+
+use super::client::{Client, ClockView, MoveLimits, Request};
+use super::engine_proc::Failure;
+use crate::game::{Game, MoveList, MoveStyle, Outcome, Repetition, Side};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A game clock: `moves` moves in `base` (repeating; `None`: the whole game), plus `inc` after
+/// every move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockSpec {
+    /// Moves per period (`None`: one period for the whole game).
+    pub moves: Option<u32>,
+    /// Time per period.
+    pub base: Duration,
+    /// Increment per move.
+    pub inc: Duration,
+}
+
+/// How long engines may think.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeControl {
+    /// A game clock.
+    pub clock: Option<ClockSpec>,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+    /// Depth per move.
+    pub depth: Option<u32>,
+    /// Nodes per move.
+    pub nodes: Option<u64>,
+}
+
+/// When the manager ends a game that the rules have not ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// A draw once the game has this many plies (opening included).
+    pub draw_after: Option<usize>,
+    /// A win when, for this many consecutive plies (`.1`), every score reported (each from the
+    /// mover's side, so both engines take part) says the same side is ahead by `.0` hundredths of
+    /// a man or more.
+    pub win: Option<(i32, usize)>,
+    /// An engine resigns when its own last `.1` scores are all `-.0` or worse.
+    pub resign: Option<(i32, usize)>,
+    /// A draw at this many plies whatever else is set: a safety net for endless games.
+    pub max_plies: usize,
+}
+
+/// Everything a game needs besides its engines and opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    /// Time control.
+    pub tc: TimeControl,
+    /// Time an engine may overrun its clock before it loses on time.
+    pub margin: Duration,
+    /// Without a clock or move time, how long a move may take before the engine counts as hung.
+    pub stall: Duration,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+impl GameConfig {
+    /// How long one move may take at most in move-time mode: twice the move time plus a second
+    /// (engines stop at about the move time; only a hung one goes that far beyond it).
+    pub fn movetime_limit(t: Duration) -> Duration {
+        t * 2 + Duration::from_secs(1)
+    }
+}
+
+/// A start position and the opening moves played from it before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<G: Game> {
+    /// The start position.
+    pub start: G,
+    /// Forced opening moves.
+    pub moves: Vec<G::Move>,
+}
+
+/// A finished (or aborted) game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The result; `None` when the game was aborted (the match is stopping).
+    pub outcome: Option<Outcome>,
+    /// Why the game ended, as cutechess writes it in braces.
+    pub reason: String,
+    /// The start position (before the opening moves) as FEN.
+    pub start_fen: String,
+    /// Whether that is the variant's initial position.
+    pub initial: bool,
+    /// Every move in the variant's standard notation, opening included.
+    pub moves: Vec<String>,
+    /// Whether White's and Black's engine failed (crash, hang, protocol, illegal move) and must be
+    /// restarted before they play again.
+    pub failed: [bool; 2],
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+/// The rules' verdict on a position: the game's own end (no move, a goal, a counted draw) or a
+/// repetition, found in `keys` (the keys of the earlier positions since the last irreversible move).
+fn rules_verdict<G: Game>(pos: &G, keys: &[u64]) -> Option<(Outcome, String)> {
+    if let Some(o) = pos.outcome() {
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        let mover = pos.side_to_move();
+        let text = match o {
+            Outcome::Win(s) if list.is_empty() => {
+                format!("{} wins: {} has no legal move", side_name(s), side_name(mover))
+            }
+            Outcome::Win(s) => format!("{} wins by the rules of the variant", side_name(s)),
+            Outcome::Draw => "Draw by the variant's draw rule".to_string(),
+        };
+        return Some((o, text));
+    }
+    let seen = keys.iter().filter(|&&k| k == pos.key()).count() + 1;
+    match pos.repetition() {
+        Repetition::Draw(n) if seen >= usize::from(n) => {
+            Some((Outcome::Draw, format!("Draw by {n}-fold repetition")))
+        }
+        Repetition::LossForMover(n) if seen >= usize::from(n) => {
+            // The player who made the last move produced the repetition and loses.
+            let winner = pos.side_to_move();
+            Some((
+                Outcome::Win(winner),
+                format!(
+                    "{} wins: {n}-fold repetition by {}",
+                    side_name(winner),
+                    side_name(winner.opponent())
+                ),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Plays one game from `opening` between `engines[0]` (White) and `engines[1]` (Black). Checks
+/// `stop` before every move and aborts the game when it is set.
+pub fn play_game<G: Game>(
+    engines: [&mut Client; 2],
+    opening: &Opening<G>,
+    cfg: &GameConfig,
+    stop: &AtomicBool,
+) -> GameRecord {
+    let [white, black] = engines;
+    let mut engines = [white, black];
+    let start = opening.start;
+    let mut record = GameRecord {
+        outcome: None,
+        reason: String::new(),
+        start_fen: start.to_fen(),
+        initial: start == G::start(),
+        moves: Vec::new(),
+        failed: [false; 2],
+    };
+    let start_hub = start.to_hub();
+    let start_fen = record.start_fen.clone();
+    let mut moves_hub = Vec::new();
+    let mut pos = start;
+    let mut keys: Vec<u64> = Vec::new();
+    let play =
+        |pos: &mut G, keys: &mut Vec<u64>, mv: &G::Move, hub: &mut Vec<String>, std: &mut Vec<String>| {
+            hub.push(pos.format_move(mv, MoveStyle::Hub));
+            std.push(pos.format_move(mv, MoveStyle::Standard));
+            if pos.is_irreversible(mv) {
+                keys.clear();
+            } else {
+                keys.push(pos.key());
+            }
+            *pos = pos.play(mv);
+        };
+    for mv in &opening.moves {
+        play(&mut pos, &mut keys, mv, &mut moves_hub, &mut record.moves);
+    }
+    for (side, e) in engines.iter_mut().enumerate() {
+        if let Err(f) = e.new_game() {
+            let loser = if side == 0 { Side::White } else { Side::Black };
+            record.failed[side] = true;
+            record.outcome = Some(Outcome::Win(loser.opponent()));
+            record.reason = format!("{} disconnects: {f}", side_name(loser));
+            return record;
+        }
+    }
+    let tc = cfg.tc;
+    let adj = cfg.adjudication;
+    let mut left = [tc.clock.map_or(Duration::ZERO, |c| c.base); 2];
+    let mut made = [0u32; 2];
+    // Scores from White's point of view, one per ply the engines played (None: not reported).
+    let mut scores: Vec<Option<i32>> = Vec::new();
+    loop {
+        if let Some((o, why)) = rules_verdict(&pos, &keys) {
+            record.outcome = Some(o);
+            record.reason = why;
+            return record;
+        }
+        let plies = record.moves.len();
+        if adj.draw_after.is_some_and(|n| plies >= n) {
+            record.outcome = Some(Outcome::Draw);
+            record.reason = format!("Draw by adjudication after {plies} plies");
+            return record;
+        }
+        if plies >= adj.max_plies {
+            record.outcome = Some(Outcome::Draw);
+            record.reason = format!("Draw by adjudication: the game limit of {plies} plies");
+            return record;
+        }
+        if let Some((threshold, k)) = adj.win
+            && scores.len() >= k
+        {
+            let tail = &scores[scores.len() - k..];
+            for side in [Side::White, Side::Black] {
+                let sign = if side == Side::White { 1 } else { -1 };
+                if tail.iter().all(|s| s.is_some_and(|s| s * sign >= threshold)) {
+                    record.outcome = Some(Outcome::Win(side));
+                    record.reason = format!("{} wins by adjudication: both engines agree", side_name(side));
+                    return record;
+                }
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
+            record.reason = "Game aborted: the match is over".into();
+            return record;
+        }
+        let side = pos.side_to_move();
+        let s = side.index();
+        let limits = MoveLimits {
+            depth: tc.depth,
+            nodes: tc.nodes,
+            movetime: tc.movetime,
+            clock: tc.clock.map(|c| ClockView {
+                left,
+                inc: c.inc,
+                moves_to_go: c.moves.map(|m| m - made[s] % m),
+            }),
+        };
+        let mut allowed: Option<Duration> = None;
+        if tc.clock.is_some() {
+            allowed = Some(left[s] + cfg.margin);
+        }
+        if let Some(t) = tc.movetime {
+            let l = GameConfig::movetime_limit(t);
+            allowed = Some(allowed.map_or(l, |a| a.min(l)));
+        }
+        let limit = allowed.unwrap_or(cfg.stall);
+        let req = Request {
+            start_hub: &start_hub,
+            start_fen: &start_fen,
+            initial: record.initial,
+            moves_hub: &moves_hub,
+            moves_std: &record.moves,
+            side,
+            limits,
+        };
+        let began = Instant::now();
+        let reply = engines[s].think(&req, began + limit);
+        let elapsed = began.elapsed();
+        let lose = |record: &mut GameRecord, why: String| {
+            record.failed[s] = true;
+            record.outcome = Some(Outcome::Win(side.opponent()));
+            record.reason = why;
+        };
+        let reply = match reply {
+            Ok(r) => r,
+            Err(Failure::Timeout) => {
+                let why = if tc.clock.is_some() && allowed == Some(left[s] + cfg.margin) {
+                    format!("{} loses on time", side_name(side))
+                } else if let Some(t) = tc.movetime {
+                    format!(
+                        "{} loses: no move in {:.1} s at {:.3} s per move",
+                        side_name(side),
+                        GameConfig::movetime_limit(t).as_secs_f64(),
+                        t.as_secs_f64()
+                    )
+                } else {
+                    format!(
+                        "{} loses: stalls (no move in {:.1} s)",
+                        side_name(side),
+                        limit.as_secs_f64()
+                    )
+                };
+                lose(&mut record, why);
+                return record;
+            }
+            Err(Failure::Crashed(e)) => {
+                lose(&mut record, format!("{} disconnects: {e}", side_name(side)));
+                return record;
+            }
+            Err(Failure::Protocol(e)) => {
+                lose(&mut record, format!("{} loses: {e}", side_name(side)));
+                return record;
+            }
+        };
+        let mv = match pos.parse_move(&reply.mv) {
+            Ok(m) => m,
+            Err(e) => {
+                lose(
+                    &mut record,
+                    format!(
+                        "{} makes an illegal move: {} in {} ({e})",
+                        side_name(side),
+                        reply.mv,
+                        pos.to_fen()
+                    ),
+                );
+                return record;
+            }
+        };
+        if let Some(c) = tc.clock {
+            if elapsed > left[s] + cfg.margin {
+                lose(&mut record, format!("{} loses on time", side_name(side)));
+                record.failed[s] = false;
+                return record;
+            }
+            left[s] = left[s].saturating_sub(elapsed) + c.inc;
+            made[s] += 1;
+            if let Some(m) = c.moves
+                && made[s] % m == 0
+            {
+                left[s] += c.base;
+            }
+        }
+        let white_view = reply.score.map(|v| if side == Side::White { v } else { -v });
+        scores.push(white_view);
+        play(&mut pos, &mut keys, &mv, &mut moves_hub, &mut record.moves);
+        if let Some((threshold, k)) = adj.resign {
+            // The mover's own scores are every other entry, ending with this one.
+            let own: Vec<Option<i32>> = scores.iter().rev().step_by(2).take(k).copied().collect();
+            if own.len() == k
+                && own
+                    .iter()
+                    .all(|v| v.is_some_and(|v| v * if side == Side::White { 1 } else { -1 } <= -threshold))
+            {
+                record.outcome = Some(Outcome::Win(side.opponent()));
+                record.reason = format!("{} resigns", side_name(side));
+                return record;
+            }
+        }
+    }
+}

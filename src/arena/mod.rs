@@ -1,0 +1,780 @@
+//! `tempo match`: a match manager for draughts engines, in the manner of cutechess-cli.
+//!
+//! Engines run as child processes speaking Hub or the UCI-style dialect ([`client`], over
+//! [`engine_proc`]); each game is refereed by Tempo's own rules ([`game_runner`]); openings come
+//! from a file or are generated and balanced by Tempo's search ([`openings`]); results give Elo,
+//! error margin, LOS and an SPRT ([`stats`]); games are written as PDN through [`crate::pdn`].
+//!
+//! The manager is generic over the game type and dispatched once ([`run`] under
+//! [`crate::with_variant!`]): no variant is looked at inside the logic.
+
+pub mod client;
+pub mod engine_proc;
+pub mod game_runner;
+pub mod openings;
+pub mod stats;
+
+use crate::eval::Evaluate;
+use crate::game::{Outcome, Side};
+use crate::pdn::{PdnGame, write_game};
+use crate::variant::Variant;
+use client::Client;
+use crossbeam_channel::unbounded;
+use engine_proc::{EngineSpec, Log};
+use game_runner::{Adjudication, ClockSpec, GameConfig, GameRecord, Opening, TimeControl, play_game};
+use openings::Balance;
+use stats::{Pentanomial, Sprt, Wld, fmt1, summary};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The options of `tempo match`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "ENGINES: each --engine is a command line. Within it, the words name=NAME, \
+proto=hub|uci, dir=PATH and option.NAME=VALUE are settings for the manager (the engine's display \
+name, its dialect, its working directory, and parameters sent as Hub set-param or UCI setoption); \
+cmd=PROGRAM may name the program; every other word is the command. Without proto=, a command \
+with a `hub` or `uci` argument speaks that dialect; otherwise the manager sends `hub` and, \
+without a `wait` within 3 s, tries `uci`. Example: --engine \"target/release/tempo hub \
+name=new option.tt-size=20\" --engine \"dame hub\".
+
+TIME: an engine that runs out of clock time loses, with a margin of --margin milliseconds (50 by \
+default). With --movetime an engine loses only when a move takes more than twice the move time \
+plus one second. With only --depth or --nodes, a move that takes longer than --stall seconds \
+(60 by default) loses. An engine that crashes, stalls or makes an illegal move loses the game \
+and is restarted for its next game.
+
+OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
+B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
+`Elo difference: E +/- M, LOS: L %, DrawRatio: D %` (a table for more than two engines) and \
+the SPRT decision."
+)]
+pub struct MatchArgs {
+    /// An engine to play (at least two): a command line with optional settings (see below).
+    /// Two engines play a match; more play a round robin.
+    #[arg(long = "engine", value_name = "COMMAND", required = true)]
+    pub engines: Vec<String>,
+    /// Variant played (as for perft).
+    #[arg(long, short, value_parser = parse_variant, default_value = "international")]
+    pub variant: Variant,
+    /// Total number of games. Each opening is played twice, colours swapped. Default: every
+    /// opening of --openings once per pairing (both colours), or 20 games per pairing.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Rounds: each round plays one opening with both colours in every pairing (an alternative
+    /// to --games).
+    #[arg(long)]
+    pub rounds: Option<usize>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Opening file: PDN games (each from its FEN tag or the start), or one opening per line: a
+    /// FEN, a FEN and moves, or moves from the start (such as the 8x8 three-move ballots).
+    /// Openings are used in file order and repeated when the games outnumber them.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Without --openings: random openings of this many plies.
+    #[arg(long, default_value_t = 6, value_name = "PLIES")]
+    pub random_plies: usize,
+    /// Seed of the random openings (default: from the clock; printed, so that a run can be
+    /// repeated).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Balance filter of random openings: the largest score, in men for either side, that
+    /// Tempo's search may give an opening (0: no filter).
+    #[arg(long, default_value_t = 0.5, value_name = "MEN")]
+    pub balance: f64,
+    /// Depth of the balance filter's search.
+    #[arg(long, default_value_t = 6)]
+    pub balance_depth: u32,
+    /// Game clock: SECONDS+INC (Fischer), or MOVES/SECONDS+INC (MOVES moves per SECONDS,
+    /// repeating); the increment is optional.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+    /// Seconds per move (fractions allowed).
+    #[arg(long, value_name = "SECONDS")]
+    pub movetime: Option<f64>,
+    /// Depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Milliseconds an engine may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub margin: u64,
+    /// Seconds a move may take, when neither --tc nor --movetime bounds it, before the engine is
+    /// declared hung.
+    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
+    pub stall: f64,
+    /// Adjudicate a draw once a game has this many plies (opening included).
+    #[arg(long, value_name = "PLIES")]
+    pub draw_after: Option<usize>,
+    /// Adjudicate a win when for PLIES consecutive plies both engines' scores give the same side
+    /// at least MEN men: MEN/PLIES, e.g. 5/6.
+    #[arg(long, value_name = "MEN/PLIES")]
+    pub adjudicate_win: Option<String>,
+    /// An engine resigns when its own last PLIES scores are all -MEN or worse: MEN/PLIES.
+    #[arg(long, value_name = "MEN/PLIES")]
+    pub resign: Option<String>,
+    /// A game still going at this many plies is drawn (a safety net for endless games).
+    #[arg(long, default_value_t = 1000, value_name = "PLIES")]
+    pub max_plies: usize,
+    /// Sequential probability ratio test, "elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]
+    /// [model=pentanomial|trinomial]" (logistic Elo of the first engine over the second): the
+    /// match stops as soon as the test accepts H0 or H1. Two engines only.
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Write every game to this PDN file (replaced).
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+    /// Write every line sent to and read from the engines, and their standard error, to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// The PDN Event tag.
+    #[arg(long, default_value = "tempo match")]
+    pub event: String,
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse()
+        .map_err(|e: crate::variant::UnknownVariant| e.to_string())
+}
+
+fn parse_seconds(what: &str, s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{what}: {s:?} is not a number of seconds"))?;
+    if !v.is_finite() || !(0.0..=1e7).contains(&v) {
+        return Err(format!("{what}: {s} is out of range"));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// Reads `--tc`: `SECONDS[+INC]` or `MOVES/SECONDS[+INC]`.
+///
+/// # Errors
+/// Anything else, with the expected forms named.
+pub fn parse_tc(text: &str) -> Result<ClockSpec, String> {
+    let bad = || format!("--tc {text:?}: expected SECONDS+INC or MOVES/SECONDS+INC, e.g. 10+0.1 or 40/60");
+    let (moves, rest) = match text.split_once('/') {
+        Some((m, r)) => {
+            let m: u32 = m.trim().parse().map_err(|_| bad())?;
+            if m == 0 {
+                return Err(bad());
+            }
+            (Some(m), r)
+        }
+        None => (None, text),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (b, Some(i)),
+        None => (rest, None),
+    };
+    let base = parse_seconds("--tc", base).map_err(|_| bad())?;
+    let inc = match inc {
+        Some(i) => parse_seconds("--tc", i).map_err(|_| bad())?,
+        None => Duration::ZERO,
+    };
+    if base.is_zero() && inc.is_zero() {
+        return Err(format!("--tc {text:?}: the clock needs some time"));
+    }
+    Ok(ClockSpec { moves, base, inc })
+}
+
+/// Reads `MEN/PLIES` into (hundredths of a man, plies).
+fn parse_threshold(what: &str, text: &str) -> Result<(i32, usize), String> {
+    let bad = || format!("{what} {text:?}: expected MEN/PLIES, e.g. 5/6");
+    let (m, p) = text.split_once('/').ok_or_else(bad)?;
+    let men: f64 = m.trim().parse().map_err(|_| bad())?;
+    let plies: usize = p.trim().parse().map_err(|_| bad())?;
+    if !men.is_finite() || men <= 0.0 || plies == 0 {
+        return Err(bad());
+    }
+    Ok(((men * 100.0).round() as i32, plies))
+}
+
+/// The PDN `GameType` of a variant: the long form for the types pydraughts writes, the number
+/// alone for the other standard ones, `None` where PDN has no number.
+pub fn game_type(v: Variant) -> Option<&'static str> {
+    Some(match v {
+        Variant::International | Variant::Killer | Variant::Breakthrough | Variant::Antidraughts => {
+            "20,W,10,10,N2,0"
+        }
+        Variant::English => "21,B,8,8,N1,0",
+        Variant::Italian => "22,W,8,8,N2,1",
+        Variant::Pool => "23",
+        Variant::Spanish => "24",
+        Variant::Russian => "25,W,8,8,A0,0",
+        Variant::Brazilian => "26,W,8,8,A0,0",
+        Variant::Canadian => "27",
+        Variant::Portuguese => "28",
+        Variant::Czech => "29",
+        Variant::Turkish => "30,W,8,8,A0,0",
+        Variant::Thai => "31",
+        Variant::Frisian | Variant::Frysk => "40,W,10,10,N2,0",
+        _ => return None,
+    })
+}
+
+/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC), from the system clock.
+pub fn pdn_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The Gregorian date of a day count since 1970-01-01 (the proleptic calendar: eras of 400 years
+/// of 146,097 days, years starting in March so that the leap day comes last).
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    /// 1-based game number.
+    number: usize,
+    /// Index of the pairing.
+    pair: usize,
+    /// Round (which opening).
+    round: usize,
+    /// Engine indices of White and Black.
+    players: [usize; 2],
+}
+
+enum Msg {
+    Started(Job),
+    Finished(Job, GameRecord),
+}
+
+/// Result text as cutechess prints it.
+fn result_text(o: Option<Outcome>) -> &'static str {
+    match o {
+        Some(Outcome::Win(Side::White)) => "1-0",
+        Some(Outcome::Win(Side::Black)) => "0-1",
+        Some(Outcome::Draw) => "1/2-1/2",
+        None => "*",
+    }
+}
+
+/// Result token in draughts PDN.
+fn pdn_result(o: Option<Outcome>) -> &'static str {
+    match o {
+        Some(Outcome::Win(Side::White)) => "2-0",
+        Some(Outcome::Win(Side::Black)) => "0-2",
+        Some(Outcome::Draw) => "1-1",
+        None => "*",
+    }
+}
+
+/// Runs a match or round robin for game type `G`.
+///
+/// # Errors
+/// Bad options, an engine that cannot be started or fails its handshake, an unreadable opening
+/// file, or a PDN file that cannot be written. Engine failures during games are not errors: the
+/// engine loses the game.
+pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
+    if args.engines.len() < 2 {
+        return Err("a match needs at least two --engine".into());
+    }
+    let specs = args
+        .engines
+        .iter()
+        .map(|e| EngineSpec::parse(e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut tc = TimeControl {
+        clock: args.tc.as_deref().map(parse_tc).transpose()?,
+        movetime: args
+            .movetime
+            .map(|s| parse_seconds("--movetime", &s.to_string()))
+            .transpose()?,
+        depth: args.depth,
+        nodes: args.nodes,
+    };
+    if tc.movetime.is_some_and(|t| t.is_zero()) {
+        return Err("--movetime must be more than 0".into());
+    }
+    if args.depth == Some(0) || args.nodes == Some(0) {
+        return Err("--depth and --nodes must be at least 1".into());
+    }
+    if tc == TimeControl::default() {
+        // The default: a short game clock, as cutechess users expect some limit.
+        tc.clock = Some(parse_tc("10+0.1")?);
+    }
+    if !(args.stall.is_finite() && args.stall > 0.0) {
+        return Err("--stall must be a positive number of seconds".into());
+    }
+    let adjudication = Adjudication {
+        draw_after: args.draw_after,
+        win: args
+            .adjudicate_win
+            .as_deref()
+            .map(|t| parse_threshold("--adjudicate-win", t))
+            .transpose()?,
+        resign: args
+            .resign
+            .as_deref()
+            .map(|t| parse_threshold("--resign", t))
+            .transpose()?,
+        max_plies: args.max_plies.max(1),
+    };
+    if adjudication.win.is_some_and(|(_, k)| k < 2) {
+        return Err("--adjudicate-win needs at least 2 plies, so that both engines agree".into());
+    }
+    let cfg = GameConfig {
+        tc,
+        margin: Duration::from_millis(args.margin),
+        stall: Duration::from_secs_f64(args.stall.min(1e7)),
+        adjudication,
+    };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && specs.len() != 2 {
+        return Err("--sprt needs exactly two engines".into());
+    }
+    if args.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    let log = args.log.as_deref().map(Log::create).transpose()?.map(Arc::new);
+    let variant = args.variant;
+
+    // Start every engine once: a command that cannot run or speak fails here, before any game,
+    // and the engines' own names are learnt.
+    let mut names = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        let c = Client::start(spec, &format!("engine{}", i + 1), variant, log.clone())?;
+        let name = spec
+            .name
+            .clone()
+            .or_else(|| c.id_name().map(str::to_string))
+            .unwrap_or_else(|| spec.program_name());
+        c.quit();
+        names.push(name);
+    }
+    for i in 0..names.len() {
+        let mut k = 2;
+        while names[..i].contains(&names[i]) {
+            names[i] = format!("{}-{k}", names[i].trim_end_matches(&format!("-{}", k - 1)));
+            k += 1;
+        }
+    }
+
+    let pairs: Vec<[usize; 2]> = (0..specs.len())
+        .flat_map(|i| (i + 1..specs.len()).map(move |j| [i, j]))
+        .collect();
+    let per_round = 2 * pairs.len();
+    let file_openings = args.openings.as_deref().map(openings::load::<G>).transpose()?;
+    let total = match (args.games, args.rounds, &file_openings) {
+        (Some(g), _, _) => g,
+        (None, Some(r), _) => r * per_round,
+        (None, None, Some(o)) => o.len() * per_round,
+        (None, None, None) => 10 * per_round,
+    };
+    if total == 0 {
+        return Err("no games to play".into());
+    }
+    let rounds = total.div_ceil(per_round);
+    let book: Vec<Opening<G>> = match file_openings {
+        Some(o) => {
+            println!(
+                "Openings: {} from {}",
+                o.len(),
+                args.openings
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            );
+            o
+        }
+        None => {
+            let seed = args.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+                    % 1_000_000_007
+            });
+            if !(args.balance.is_finite() && args.balance >= 0.0) {
+                return Err("--balance must be 0 or more men".into());
+            }
+            let balance = (args.balance > 0.0).then(|| Balance {
+                depth: args.balance_depth.clamp(1, crate::search::MAX_DEPTH),
+                max_score: (args.balance * 100.0).round() as i32,
+            });
+            let o = openings::random::<G>(rounds, args.random_plies, seed, balance)?;
+            match balance {
+                Some(b) => println!(
+                    "Openings: {} random of {} plies, seed {seed}, balanced within {:.2} men at depth {}",
+                    o.len(),
+                    args.random_plies,
+                    f64::from(b.max_score) / 100.0,
+                    b.depth
+                ),
+                None => println!(
+                    "Openings: {} random of {} plies, seed {seed}",
+                    o.len(),
+                    args.random_plies
+                ),
+            }
+            o
+        }
+    };
+
+    let (job_tx, job_rx) = unbounded();
+    for k in 0..total {
+        let round = k / per_round;
+        let pair = (k % per_round) / 2;
+        let [a, b] = pairs[pair];
+        let players = if k % 2 == 0 { [a, b] } else { [b, a] };
+        let _ = job_tx.send(Job {
+            number: k + 1,
+            pair,
+            round,
+            players,
+        });
+    }
+    drop(job_tx);
+
+    let mut pdn_file = match &args.pdn {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let date = pdn_date();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (msg_tx, msg_rx) = unbounded();
+    let book = Arc::new(book);
+    let specs = Arc::new(specs);
+    let mut workers = Vec::new();
+    for w in 0..args.concurrency.min(total) {
+        let job_rx = job_rx.clone();
+        let msg_tx = msg_tx.clone();
+        let stop = Arc::clone(&stop);
+        let book = Arc::clone(&book);
+        let specs = Arc::clone(&specs);
+        let log = log.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("match worker {w}"))
+            .spawn(move || worker::<G>(w, &specs, variant, &book, &cfg, &stop, &job_rx, &msg_tx, log))
+            .map_err(|e| format!("cannot start a worker thread: {e}"))?;
+        workers.push(handle);
+    }
+    drop(msg_tx);
+
+    // Results from the first engine of each pairing's point of view.
+    let mut pair_scores = vec![Wld::default(); pairs.len()];
+    let mut penta = vec![Pentanomial::default(); pairs.len()];
+    let mut halves: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut engine_scores = vec![Wld::default(); names.len()];
+    let mut decided = None;
+    let out = std::io::stdout();
+    for msg in msg_rx.iter() {
+        let mut o = out.lock();
+        match msg {
+            Msg::Started(job) => {
+                let _ = writeln!(
+                    o,
+                    "Started game {} of {total} ({} vs {})",
+                    job.number, names[job.players[0]], names[job.players[1]]
+                );
+            }
+            Msg::Finished(job, record) => {
+                let Some(outcome) = record.outcome else { continue };
+                let [w, b] = job.players;
+                let _ = writeln!(
+                    o,
+                    "Finished game {} ({} vs {}): {} {{{}}}",
+                    job.number,
+                    names[w],
+                    names[b],
+                    result_text(Some(outcome)),
+                    record.reason
+                );
+                // Half points of White's engine.
+                let white_halves = match outcome {
+                    Outcome::Win(Side::White) => 2,
+                    Outcome::Win(Side::Black) => 0,
+                    Outcome::Draw => 1,
+                };
+                for (engine, h) in [(w, white_halves), (b, 2 - white_halves)] {
+                    let s = &mut engine_scores[engine];
+                    match h {
+                        2 => s.wins += 1,
+                        0 => s.losses += 1,
+                        _ => s.draws += 1,
+                    }
+                }
+                let [first, second] = pairs[job.pair];
+                let first_halves = if w == first {
+                    white_halves
+                } else {
+                    2 - white_halves
+                };
+                let ps = &mut pair_scores[job.pair];
+                match first_halves {
+                    2 => ps.wins += 1,
+                    0 => ps.losses += 1,
+                    _ => ps.draws += 1,
+                }
+                if let Some(h) = halves.remove(&(job.pair, job.round)) {
+                    penta[job.pair].add(h + first_halves);
+                } else {
+                    halves.insert((job.pair, job.round), first_halves);
+                }
+                let _ = writeln!(
+                    o,
+                    "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+                    names[first],
+                    names[second],
+                    ps.wins,
+                    ps.losses,
+                    ps.draws,
+                    ps.score(),
+                    ps.games()
+                );
+                if let Some(f) = &mut pdn_file {
+                    let game = pdn_game(args, variant, &date, &names, job, &record);
+                    f.write_all(write_game(&game).as_bytes())
+                        .and_then(|()| f.flush())
+                        .map_err(|e| format!("cannot write the PDN file: {e}"))?;
+                }
+                if let Some(test) = sprt {
+                    let st = test.state(&pair_scores[0], &penta[0]);
+                    let verdict = match st.decision {
+                        Some(true) => " - H1 was accepted",
+                        Some(false) => " - H0 was accepted",
+                        None => "",
+                    };
+                    let _ = writeln!(
+                        o,
+                        "SPRT: llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}{verdict}",
+                        st.llr,
+                        100.0 * st.llr / st.upper,
+                        st.lower,
+                        st.upper
+                    );
+                    if st.decision.is_some() && decided.is_none() {
+                        decided = st.decision;
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        let _ = o.flush();
+    }
+    for h in workers {
+        let _ = h.join();
+    }
+    if pairs.len() == 1 {
+        if let Some(s) = summary(&pair_scores[0]) {
+            println!(
+                "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+                fmt1(s.elo),
+                fmt1(s.margin),
+                100.0 * s.los,
+                100.0 * s.draw_ratio
+            );
+        }
+        if let Some(test) = sprt {
+            let p = penta[0];
+            println!(
+                "SPRT ({}, elo0={} elo1={} alpha={} beta={}): {}",
+                match test.model {
+                    stats::SprtModel::Pentanomial => format!(
+                        "pentanomial, pairs {} {} {} {} {}",
+                        p.counts[0], p.counts[1], p.counts[2], p.counts[3], p.counts[4]
+                    ),
+                    stats::SprtModel::Trinomial => "trinomial".to_string(),
+                },
+                test.elo0,
+                test.elo1,
+                test.alpha,
+                test.beta,
+                match decided {
+                    Some(true) => "H1 accepted; the match stopped",
+                    Some(false) => "H0 accepted; the match stopped",
+                    None => "no decision within the games played",
+                }
+            );
+        }
+    } else {
+        println!("Rank Name                          Elo     +/-   Games   Score    Draw");
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&a, &b| engine_scores[b].score().total_cmp(&engine_scores[a].score()));
+        for (rank, &e) in order.iter().enumerate() {
+            let r = engine_scores[e];
+            if let Some(s) = summary(&r) {
+                println!(
+                    "{:>4} {:<24} {:>8} {:>7} {:>7} {:>6.1}% {:>6.1}%",
+                    rank + 1,
+                    names[e],
+                    fmt1(s.elo),
+                    fmt1(s.margin),
+                    r.games(),
+                    100.0 * r.score(),
+                    100.0 * s.draw_ratio
+                );
+            }
+        }
+    }
+    println!("Finished match");
+    Ok(())
+}
+
+fn pdn_game(
+    args: &MatchArgs,
+    variant: Variant,
+    date: &str,
+    names: &[String],
+    job: Job,
+    record: &GameRecord,
+) -> PdnGame {
+    let mut g = PdnGame::default();
+    g.set_tag("Event", &args.event);
+    g.set_tag("Site", "?");
+    g.set_tag("Date", date);
+    g.set_tag("Round", &job.number.to_string());
+    g.set_tag("White", &names[job.players[0]]);
+    g.set_tag("Black", &names[job.players[1]]);
+    g.set_tag("Result", pdn_result(record.outcome));
+    match game_type(variant) {
+        Some(t) => g.set_tag("GameType", t),
+        None => g.set_tag("Variant", variant.name()),
+    }
+    if matches!(
+        variant,
+        Variant::Killer | Variant::Breakthrough | Variant::Antidraughts | Variant::Frysk
+    ) {
+        g.set_tag("Variant", variant.name());
+    }
+    // Frysk! shares Frisian's GameType, so its start position is always given.
+    if !record.initial || variant == Variant::Frysk {
+        g.set_tag("FEN", &record.start_fen);
+    }
+    g.set_tag("Termination", &record.reason);
+    g.moves = record.moves.clone();
+    g.result = Some(pdn_result(record.outcome).to_string());
+    g
+}
+
+/// A worker thread: takes jobs until none is left or the match stops, keeping its own engine
+/// processes alive from game to game and restarting those that failed.
+#[allow(clippy::too_many_arguments)]
+fn worker<G: Evaluate>(
+    w: usize,
+    specs: &[EngineSpec],
+    variant: Variant,
+    book: &[Opening<G>],
+    cfg: &GameConfig,
+    stop: &AtomicBool,
+    jobs: &crossbeam_channel::Receiver<Job>,
+    results: &crossbeam_channel::Sender<Msg>,
+    log: Option<Arc<Log>>,
+) {
+    let mut clients: Vec<Option<Client>> = (0..specs.len()).map(|_| None).collect();
+    while !stop.load(Ordering::Relaxed) {
+        let Ok(job) = jobs.try_recv() else { break };
+        let _ = results.send(Msg::Started(job));
+        let opening = &book[job.round % book.len()];
+        let mut failed_start = None;
+        for (side, &e) in job.players.iter().enumerate() {
+            if clients[e].is_none() {
+                match Client::start(&specs[e], &format!("engine{}.w{w}", e + 1), variant, log.clone()) {
+                    Ok(c) => clients[e] = Some(c),
+                    Err(err) => {
+                        failed_start.get_or_insert((side, err));
+                    }
+                }
+            }
+        }
+        let record = if let Some((side, err)) = failed_start {
+            let loser = if side == 0 { Side::White } else { Side::Black };
+            GameRecord {
+                outcome: Some(Outcome::Win(loser.opponent())),
+                reason: format!("{loser:?} cannot start: {err}"),
+                start_fen: opening.start.to_fen(),
+                initial: opening.start == G::start(),
+                moves: Vec::new(),
+                failed: [false; 2],
+            }
+        } else {
+            let mut white = clients[job.players[0]].take().expect("started above");
+            let mut black = clients[job.players[1]].take().expect("started above");
+            let record = play_game([&mut white, &mut black], opening, cfg, stop);
+            for (side, c) in [white, black].into_iter().enumerate() {
+                if record.failed[side] {
+                    c.kill();
+                } else {
+                    clients[job.players[side]] = Some(c);
+                }
+            }
+            record
+        };
+        let _ = results.send(Msg::Finished(job, record));
+    }
+    for c in clients.into_iter().flatten() {
+        c.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        let s = |x: f64| Duration::from_secs_f64(x);
+        assert_eq!(
+            parse_tc("10+0.1").unwrap(),
+            ClockSpec {
+                moves: None,
+                base: s(10.0),
+                inc: s(0.1)
+            }
+        );
+        assert_eq!(
+            parse_tc("40/60").unwrap(),
+            ClockSpec {
+                moves: Some(40),
+                base: s(60.0),
+                inc: Duration::ZERO
+            }
+        );
+        assert_eq!(parse_tc("40/90+1").unwrap().moves, Some(40));
+        for bad in ["", "x", "10+", "0/10", "-5", "0+0", "40/", "1e9"] {
+            assert!(parse_tc(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn thresholds_parse() {
+        assert_eq!(parse_threshold("--resign", "3.5/4").unwrap(), (350, 4));
+        assert!(parse_threshold("--resign", "3").is_err());
+        assert!(parse_threshold("--resign", "-1/4").is_err());
+        assert!(parse_threshold("--resign", "1/0").is_err());
+    }
+
+    #[test]
+    fn dates_from_day_counts() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        // 2000-03-01 is day 11017; 2024-02-29 is day 19782.
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+}

@@ -1,0 +1,252 @@
+//! Opening suites: read from a file (PDN games, or one FEN and/or move list per line, such as the
+//! 8x8 three-move ballots), or generated as random move sequences from a seed and kept only when
+//! Tempo's own search finds them balanced.
+
+use super::game_runner::Opening;
+use crate::eval::Evaluate;
+use crate::game::{Game, MoveList};
+use crate::search::{Limits, Search, Shared, replay};
+use crate::tt::Tt;
+use std::collections::HashSet;
+
+/// A small, fast, seedable generator (SplitMix64, Steele, Lea and Flood 2014): reproducible
+/// openings without a dependency.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n > 0`); the modulo bias is negligible for move-list sizes.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Whether a token of a move list is a move number (`1.`, `12...`) or a result, to be skipped.
+fn is_filler(token: &str) -> bool {
+    let t = token.trim_end_matches('.');
+    (token.ends_with('.') && !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
+        || crate::pdn::RESULTS.contains(&token)
+}
+
+/// Plays move texts from `start`; the error names the move.
+fn play_texts<G: Game>(start: &G, texts: &[&str], what: &str) -> Result<Vec<G::Move>, String> {
+    let mut pos = *start;
+    let mut moves = Vec::new();
+    for t in texts {
+        let mv = pos
+            .parse_move(t)
+            .map_err(|e| format!("{what}: move {t:?} in {}: {e}", pos.to_fen()))?;
+        moves.push(mv);
+        pos = pos.play(&mv);
+    }
+    if pos.outcome().is_some() {
+        return Err(format!("{what}: the game is already over after the opening"));
+    }
+    Ok(moves)
+}
+
+/// Reads an opening file for game type `G`.
+///
+/// A file with PDN tags (`[`) is read as PDN: each game is an opening, from its `FEN` tag or the
+/// initial position. Otherwise each line that is not empty and does not start with `#` or `;` is
+/// one opening: a FEN (`W:W31-50:B1-20`), a FEN followed by moves, or moves from the initial
+/// position (`9-13 22-18 10-14`, move numbers allowed: the 8x8 ballots).
+///
+/// # Errors
+/// The file cannot be read, is empty, or holds a position or move that is not legal (named with its
+/// line or game).
+pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+    let name = path.display();
+    let mut out = Vec::new();
+    if text.contains('[') {
+        let games = crate::pdn::parse_games(&text).map_err(|e| format!("openings {name}: {e}"))?;
+        for (i, g) in games.iter().enumerate() {
+            let what = format!("openings {name}, game {}", i + 1);
+            let start = match g.tag("FEN") {
+                Some(f) => G::from_fen(f).map_err(|e| format!("{what}: bad FEN {f:?}: {e}"))?,
+                None => G::start(),
+            };
+            let texts: Vec<&str> = g.moves.iter().map(String::as_str).collect();
+            let moves = play_texts(&start, &texts, &what)?;
+            out.push(Opening { start, moves });
+        }
+    } else {
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+                continue;
+            }
+            let what = format!("openings {name}, line {}", i + 1);
+            if let Ok(start) = G::from_fen(line) {
+                out.push(Opening {
+                    start,
+                    moves: Vec::new(),
+                });
+                continue;
+            }
+            let tokens: Vec<&str> = line.split_whitespace().filter(|t| !is_filler(t)).collect();
+            let (start, texts) = match tokens.split_first() {
+                Some((first, rest)) if first.contains(':') => (
+                    G::from_fen(first).map_err(|e| format!("{what}: bad FEN {first:?}: {e}"))?,
+                    rest,
+                ),
+                _ => (G::start(), &tokens[..]),
+            };
+            let moves = play_texts(&start, texts, &what)?;
+            out.push(Opening { start, moves });
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("openings {name}: no opening in the file"));
+    }
+    Ok(out)
+}
+
+/// The balance filter: a search depth and the largest score (hundredths of a man, for either
+/// side) an opening may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Balance {
+    /// Depth of Tempo's search.
+    pub depth: u32,
+    /// Largest absolute score kept.
+    pub max_score: i32,
+}
+
+/// Tempo's score of the position after `moves` from `start`, for the side to move, at `depth`.
+pub fn evaluate_opening<G: Evaluate>(start: &G, moves: &[G::Move], depth: u32, tt: &Tt) -> i32 {
+    let (pos, history) = replay(start, moves);
+    tt.clear();
+    let shared = Shared::default();
+    let limits = Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let mut search = Search::new(tt, &shared, limits, &history, &pos);
+    search.run(&pos, |_| {}).score
+}
+
+/// `count` different random openings of `plies` plies from the initial position, drawn from
+/// `seed`: every move uniformly among the legal ones; an opening that ends the game, repeats an
+/// earlier one, or (with `balance`) is scored beyond the limit by Tempo's search is drawn again.
+///
+/// # Errors
+/// When too few openings pass (after 200 draws per opening wanted): the message says how many did.
+pub fn random<G: Evaluate>(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    balance: Option<Balance>,
+) -> Result<Vec<Opening<G>>, String> {
+    let mut rng = SplitMix64::new(seed);
+    let tt = Tt::new(16);
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(count);
+    let mut tries = 0usize;
+    let max_tries = 200 * count.max(1);
+    'draw: while out.len() < count {
+        tries += 1;
+        if tries > max_tries {
+            return Err(format!(
+                "only {} of {count} random openings of {plies} plies passed the filter after {max_tries} tries; \
+                 use fewer plies, a looser --balance, or --balance 0",
+                out.len()
+            ));
+        }
+        let start = G::start();
+        let mut pos = start;
+        let mut moves = Vec::with_capacity(plies);
+        let mut list = MoveList::new();
+        for _ in 0..plies {
+            pos.generate(&mut list);
+            if list.is_empty() {
+                continue 'draw;
+            }
+            let mv = list[rng.below(list.len())];
+            moves.push(mv);
+            pos = pos.play(&mv);
+            if pos.outcome().is_some() {
+                continue 'draw;
+            }
+        }
+        if !seen.insert(pos.key()) {
+            continue;
+        }
+        if let Some(b) = balance
+            && evaluate_opening(&start, &moves, b.depth, &tt).abs() > b.max_score
+        {
+            continue;
+        }
+        out.push(Opening { start, moves });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::{English, International};
+
+    #[test]
+    fn random_openings_are_reproducible_different_and_balanced() {
+        let b = Some(Balance {
+            depth: 4,
+            max_score: 60,
+        });
+        let a = random::<International>(6, 4, 7, b).unwrap();
+        let again = random::<International>(6, 4, 7, b).unwrap();
+        assert_eq!(a, again);
+        let keys: HashSet<u64> = a.iter().map(|o| replay(&o.start, &o.moves).0.key()).collect();
+        assert_eq!(keys.len(), 6);
+        let tt = Tt::new(16);
+        for o in &a {
+            assert_eq!(o.moves.len(), 4);
+            assert!(evaluate_opening(&o.start, &o.moves, 4, &tt).abs() <= 60);
+        }
+        assert_ne!(a, random::<International>(6, 4, 8, b).unwrap());
+    }
+
+    #[test]
+    fn files_of_fens_ballots_and_pdn() {
+        let dir = std::env::temp_dir().join(format!("tempo-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lines = dir.join("ballots.txt");
+        std::fs::write(
+            &lines,
+            "# three-move ballots\n1. 9-13 22-18 2. 10-14\n\nB:W18,21-32:B1-12\n9-14 23-19 5-9\n",
+        )
+        .unwrap();
+        let o = load::<English>(&lines).unwrap();
+        assert_eq!(o.len(), 3);
+        assert_eq!(o[0].moves.len(), 3);
+        assert!(o[1].moves.is_empty());
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "9-13 22-18 1-5\n").unwrap();
+        let e = load::<English>(&bad).unwrap_err();
+        assert!(e.contains("line 1") && e.contains("1-5"), "{e}");
+        let pdn = dir.join("o.pdn");
+        std::fs::write(
+            &pdn,
+            "[Event \"a\"]\n1. 32-28 19-23 *\n\n[FEN \"W:W31-50:B1-20\"]\n1. 33-29 *\n",
+        )
+        .unwrap();
+        let o = load::<International>(&pdn).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].moves.len(), 2);
+        assert!(load::<International>(&dir.join("missing")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
