@@ -1,0 +1,7 @@
+//! Fuzz target `move_notation`: see `tests/fuzz_checks/mod.rs`.
+#![no_main]
+
+#[path = "../../tests/fuzz_checks/mod.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::move_notation(data));
