@@ -239,6 +239,11 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         self.generate_with(dup, &mut list);
         list.len() as u64
     }
+    /// The number of legal moves after the legal move `mv`: perft's last two plies. A game may
+    /// skip there what only the search reads (the key, the draw clocks).
+    fn count_after(&self, mv: &Self::Move, dup: Duplicates) -> u64 {
+        self.play(mv).count_moves(dup)
+    }
     /// The position after a legal move.
     fn play(&self, mv: &Self::Move) -> Self;
     /// The Zobrist key, kept up to date by [`Game::play`].

@@ -1,6 +1,7 @@
 //! Perft: the number of leaf nodes of the legal-move tree, the proof that a move generator is right.
 //!
-//! The last ply is bulk counted ([`Game::count_moves`]): leaves are counted, never played.
+//! The last ply is bulk counted ([`Game::count_moves`]): leaves are counted, never played; the
+//! positions one ply above them are made without what only the search reads ([`Game::count_after`]).
 
 use crate::game::{Duplicates, Game, MoveList, MoveStyle};
 
@@ -12,7 +13,11 @@ pub fn perft<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> u64 {
         _ => {
             let mut list = MoveList::new();
             pos.generate_with(dup, &mut list);
-            list.iter().map(|mv| perft(&pos.play(mv), depth - 1, dup)).sum()
+            if depth == 2 {
+                list.iter().map(|mv| pos.count_after(mv, dup)).sum()
+            } else {
+                list.iter().map(|mv| perft(&pos.play(mv), depth - 1, dup)).sum()
+            }
         }
     }
 }

@@ -236,9 +236,11 @@ impl<R: Rules> Draughts<R> {
         key
     }
 
-    /// The successor position (copy-make).
+    /// The successor position (copy-make). With `KEYED` false only what the move generator reads
+    /// is updated (pieces, kings, side, Frisian runs): perft's last two plies need neither the
+    /// key nor the draw clocks, and skipping them is most of the cost of a make.
     #[inline(always)]
-    fn play_move(&self, mv: &Move<BitsOf<R>>) -> Self {
+    fn play_move<const KEYED: bool>(&self, mv: &Move<BitsOf<R>>) -> Self {
         let me = self.side.index();
         let them = 1 - me;
         let from = u32::from(mv.from);
@@ -252,25 +254,32 @@ impl<R: Rules> Draughts<R> {
         // Captured pieces go first: with immediate removal (Thai, Turkish) the capturer may end on
         // a square it emptied earlier in the same move.
         if !mv.captured.is_empty() {
-            for c in mv.captured.iter() {
-                key ^= Self::piece_key(them, self.kings.has(c), c);
+            if KEYED {
+                for c in mv.captured.iter() {
+                    key ^= Self::piece_key(them, self.kings.has(c), c);
+                }
             }
             next.pieces[them] &= !mv.captured;
             next.kings &= !mv.captured;
         }
         // from == to (a king capturing round to its start) leaves the piece set unchanged.
         next.pieces[me] ^= from_bit ^ to_bit;
-        key ^= Self::piece_key(me, was_king, from);
-        let is_king = was_king || mv.promotes;
-        key ^= Self::piece_key(me, is_king, to);
         if was_king {
             next.kings ^= from_bit ^ to_bit;
         } else if mv.promotes {
             next.kings |= to_bit;
         }
         if R::KING_MOVE_LIMIT > 0 {
-            key ^= Self::run_key(0, self.runs[0]) ^ Self::run_key(1, self.runs[1]);
             next.update_runs(self, mv, was_king);
+        }
+        next.side = self.side.opponent();
+        if !KEYED {
+            return next;
+        }
+        key ^= Self::piece_key(me, was_king, from);
+        key ^= Self::piece_key(me, was_king || mv.promotes, to);
+        if R::KING_MOVE_LIMIT > 0 {
+            key ^= Self::run_key(0, self.runs[0]) ^ Self::run_key(1, self.runs[1]);
             key ^= Self::run_key(0, next.runs[0]) ^ Self::run_key(1, next.runs[1]);
         }
         next.clocks = Clocks {
@@ -285,7 +294,6 @@ impl<R: Rules> Draughts<R> {
                 0
             },
         };
-        next.side = self.side.opponent();
         next.key = key ^ zobrist::BLACK_TO_MOVE;
         debug_assert_eq!(next.key, next.compute_key());
         next
@@ -439,7 +447,11 @@ impl<R: Rules> Game for Draughts<R> {
     }
     #[inline(always)]
     fn play(&self, mv: &Self::Move) -> Self {
-        self.play_move(mv)
+        self.play_move::<true>(mv)
+    }
+    #[inline(always)]
+    fn count_after(&self, mv: &Self::Move, dup: Duplicates) -> u64 {
+        movegen::count(&self.play_move::<false>(mv), dup)
     }
     fn key(&self) -> u64 {
         self.key
