@@ -524,9 +524,71 @@ fn generate_side<R: Rules, const WHITE: bool>(
     }
 }
 
+/// The number of captures when every capture is a man's single jump that cannot go on, counted
+/// with shifts; `None` when some capture may be longer or the rule may rank them apart (then the
+/// sequences are walked).
+///
+/// A man that jumps in direction `d` over the piece on `l - d` to `l` could only go on over a
+/// piece next to `l`. Direction `-d` is never possible: it crosses the piece just taken, which
+/// cannot be jumped twice (FMJD 4.11) or, with immediate removal, is empty. Every other direction
+/// sees the board as it was before the jump: the squares the jump changed (its start, the victim)
+/// lie only on the line `-d`. So whether any jump goes on is decided for all men at once. When
+/// none does, every capture takes one piece, and the rules that rank by the number of pieces (or
+/// not at all) keep them all; those that also weigh captured kings are left to the walk when a
+/// king may be taken.
+#[inline(always)]
+fn count_single_man_jumps<R: Rules, const WHITE: bool>(
+    pos: &Draughts<R>,
+    s: &Sides<BitsOf<R>>,
+) -> Option<u64> {
+    let weighs_kings = matches!(
+        R::PRECEDENCE,
+        Precedence::FrisianValue | Precedence::QuantityThenKings | Precedence::Italian
+    );
+    if weighs_kings && !(s.opp & pos.kings).is_empty() {
+        return None;
+    }
+    let victims = if R::MEN_CAPTURE_KINGS {
+        s.opp
+    } else {
+        s.opp & !pos.kings
+    };
+    let promo = promotion_row::<R, WHITE>();
+    let (dirs, n) = man_capture_dirs::<R, WHITE>();
+    let step2 = |x: BitsOf<R>, d: i32| R::Board::step(R::Board::step(x, d), d);
+    let mut total = 0;
+    for &d in &dirs[..n] {
+        let jumpers = s.capturing_men & R::Board::step(victims, -d) & step2(s.empty, -d);
+        if jumpers.is_empty() {
+            continue;
+        }
+        let mut landings = step2(jumpers, d);
+        match R::CAPTURE_PROMOTION {
+            // Crowned during the capture, the piece goes on as a king (Russian 4.13): walk it.
+            CapturePromotion::ContinuesAsKing if !(landings & promo).is_empty() => return None,
+            // Reaching the last row ends the move (English 1.20).
+            CapturePromotion::EndsMove => landings &= !promo,
+            _ => {}
+        }
+        for &e in &dirs[..n] {
+            if e != -d && !(landings & R::Board::step(victims, -e) & step2(s.empty, -e)).is_empty() {
+                return None;
+            }
+        }
+        total += u64::from(jumpers.count());
+    }
+    Some(total)
+}
+
 fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
     let s = sides::<R, WHITE>(pos);
     if s.any_capture() {
+        if !s.king_captures
+            && let Some(n) = count_single_man_jumps::<R, WHITE>(pos, &s)
+            && n > 0
+        {
+            return n;
+        }
         let mut list = MoveList::new();
         captures::<R, WHITE>(pos, &s, dup, &mut list);
         if !list.is_empty() {
