@@ -13,27 +13,41 @@
 use super::geom::Geometry;
 use super::rules::{CapturePromotion, Movement, Precedence, Rules};
 use super::{BitsOf, Draughts, Move};
+use std::marker::PhantomData;
 use crate::bits::Bits;
 use crate::game::{Duplicates, MoveList, Side};
 
 /// Up to eight directions and how many of them are used.
 pub(super) type Dirs = ([i32; 8], usize);
 
-fn dirs(list: &[i32]) -> Dirs {
+const fn dirs(list: &[i32]) -> Dirs {
     let mut d = [0; 8];
-    d[..list.len()].copy_from_slice(list);
+    let mut i = 0;
+    while i < list.len() {
+        d[i] = list[i];
+        i += 1;
+    }
     (d, list.len())
 }
 
+/// The direction lists of a variant and side as constants: loops over them unroll, and each shift
+/// compiles to one instruction instead of a branch on the sign of a runtime distance.
+struct Directions<R, const WHITE: bool>(PhantomData<R>);
+
+impl<R: Rules, const WHITE: bool> Directions<R, WHITE> {
+    const MAN_STEP: Dirs = man_step_list::<R, WHITE>();
+    const MAN_CAPTURE: Dirs = man_capture_list::<R, WHITE>();
+    const KING_STEP: Dirs = king_step_list::<R>();
+    const KING_CAPTURE: Dirs = king_capture_list::<R>();
+}
+
 /// Straight forward for this side: White moves up the board (towards square 1).
-#[inline(always)]
-fn ahead<R: Rules, const WHITE: bool>() -> i32 {
+const fn ahead<R: Rules, const WHITE: bool>() -> i32 {
     if WHITE { R::Board::UP } else { R::Board::DOWN }
 }
 
 /// The two forward diagonals of this side.
-#[inline(always)]
-fn forward<R: Rules, const WHITE: bool>() -> [i32; 2] {
+const fn forward<R: Rules, const WHITE: bool>() -> [i32; 2] {
     if WHITE {
         [R::Board::UP_LEFT, R::Board::UP_RIGHT]
     } else {
@@ -42,8 +56,7 @@ fn forward<R: Rules, const WHITE: bool>() -> [i32; 2] {
 }
 
 /// Directions in which men of this side step.
-#[inline(always)]
-pub(super) fn man_step_dirs<R: Rules, const WHITE: bool>() -> Dirs {
+const fn man_step_list<R: Rules, const WHITE: bool>() -> Dirs {
     let [fl, fr] = forward::<R, WHITE>();
     let (f, l, r) = (ahead::<R, WHITE>(), R::Board::LEFT, R::Board::RIGHT);
     match R::MOVEMENT {
@@ -53,11 +66,16 @@ pub(super) fn man_step_dirs<R: Rules, const WHITE: bool>() -> Dirs {
     }
 }
 
+/// The constant of `man_step_list`.
+#[inline(always)]
+pub(super) fn man_step_dirs<R: Rules, const WHITE: bool>() -> Dirs {
+    Directions::<R, WHITE>::MAN_STEP
+}
+
 /// Directions in which men of this side capture: the four diagonals, or only the two forward ones
 /// (FMJD 4.2; English men capture forward only), plus the orthogonals in Frisian (Art. 7); straight
 /// forward and sideways in Turkish and Armenian.
-#[inline(always)]
-pub(super) fn man_capture_dirs<R: Rules, const WHITE: bool>() -> Dirs {
+const fn man_capture_list<R: Rules, const WHITE: bool>() -> Dirs {
     let [fl, fr] = forward::<R, WHITE>();
     let (f, l, r) = (ahead::<R, WHITE>(), R::Board::LEFT, R::Board::RIGHT);
     match R::MOVEMENT {
@@ -77,9 +95,14 @@ pub(super) fn man_capture_dirs<R: Rules, const WHITE: bool>() -> Dirs {
     }
 }
 
-/// Directions in which kings move without capturing.
+/// The constant of `man_capture_list`.
 #[inline(always)]
-pub(super) fn king_step_dirs<R: Rules>() -> Dirs {
+pub(super) fn man_capture_dirs<R: Rules, const WHITE: bool>() -> Dirs {
+    Directions::<R, WHITE>::MAN_CAPTURE
+}
+
+/// Directions in which kings move without capturing.
+const fn king_step_list<R: Rules>() -> Dirs {
     let (d, o) = (R::Board::DIAGONALS, R::Board::ORTHOGONALS);
     match R::MOVEMENT {
         Movement::Diagonal => dirs(&d),
@@ -88,9 +111,14 @@ pub(super) fn king_step_dirs<R: Rules>() -> Dirs {
     }
 }
 
-/// Directions in which kings capture.
+/// The constant of `king_step_list`.
 #[inline(always)]
-pub(super) fn king_capture_dirs<R: Rules>() -> Dirs {
+pub(super) fn king_step_dirs<R: Rules>() -> Dirs {
+    Directions::<R, true>::KING_STEP
+}
+
+/// Directions in which kings capture.
+const fn king_capture_list<R: Rules>() -> Dirs {
     let (d, o) = (R::Board::DIAGONALS, R::Board::ORTHOGONALS);
     match R::MOVEMENT {
         Movement::Orthogonal | Movement::Tama => dirs(&o),
@@ -99,6 +127,12 @@ pub(super) fn king_capture_dirs<R: Rules>() -> Dirs {
         }
         Movement::Diagonal => dirs(&d),
     }
+}
+
+/// The constant of `king_capture_list`.
+#[inline(always)]
+pub(super) fn king_capture_dirs<R: Rules>() -> Dirs {
+    Directions::<R, true>::KING_CAPTURE
 }
 
 /// The row where this side's men are crowned.
