@@ -13,9 +13,9 @@
 use super::geom::Geometry;
 use super::rules::{CapturePromotion, Movement, Precedence, Rules};
 use super::{BitsOf, Draughts, Move};
-use std::marker::PhantomData;
 use crate::bits::Bits;
 use crate::game::{Duplicates, MoveList, Side};
+use std::marker::PhantomData;
 
 /// Up to eight directions and how many of them are used.
 pub(super) type Dirs = ([i32; 8], usize);
