@@ -16,6 +16,10 @@
 //! move generator further down (section "Turkish and Armenian"), so the code of the six diagonal
 //! variants is not touched by them.
 //!
+//! Thai (Mak-hot, rules.md §6 Thai row) has its own capture search too (section "Thai"): pieces
+//! leave the board as they are jumped, so it also changes the board as it goes. Its rule details
+//! that the sources read differently are switches ([`ThaiRules`]), so that tests can compare them.
+//!
 //! Use from another integration test with
 //! `#[path = "reference/mod.rs"] mod reference;`.
 
@@ -35,6 +39,8 @@ pub enum RefVariant {
     Turkish,
     /// Armenian draughts (Tama), rules.md §6 (Ludii `Tama.lud`).
     Armenian,
+    /// Thai draughts (Mak-hot), rules.md §6 Thai row; its open details are [`ThaiRules`].
+    Thai,
 }
 
 impl RefVariant {
@@ -42,7 +48,7 @@ impl RefVariant {
     pub fn size(self) -> usize {
         match self {
             RefVariant::International | RefVariant::Frisian | RefVariant::Frysk => 10,
-            RefVariant::Russian | RefVariant::Brazilian | RefVariant::English => 8,
+            RefVariant::Russian | RefVariant::Brazilian | RefVariant::English | RefVariant::Thai => 8,
             RefVariant::Turkish | RefVariant::Armenian => 8,
         }
     }
@@ -93,6 +99,9 @@ impl RefVariant {
             RefVariant::Russian | RefVariant::Brazilian => "W:W21-32:B1-12",
             // rules.md §6 and §7.1: in English checkers Black (on 1-12) moves first.
             RefVariant::English => "B:W21-32:B1-12",
+            // rules.md §6 Thai row: 8 men a side on the two rows nearest each player, Black
+            // first (PDN GameType 31,B).
+            RefVariant::Thai => "B:W25-32:B1-8",
             // rules.md §2.9 (lidraughts Frysk.scala).
             RefVariant::Frysk => "W:W46,47,48,49,50:B1,2,3,4,5",
             // rules.md §6: 16 men each on rows 2-3 (a2..h3 = 41-56) and 6-7 (a7..h6 = 9-24),
@@ -191,6 +200,8 @@ pub struct RefPos {
     /// Turkish only: what a man reaching the last row in the middle of a capture does. Starts as
     /// [`TURKISH_MID_CAPTURE_PROMOTION`]; tests may flip it with `with_turkish_promotion`.
     pub turkish_promotion: MidCapturePromotion,
+    /// Thai only: the switches of [`ThaiRules`]. Starts as [`ThaiRules::RULES_MD`].
+    pub thai: ThaiRules,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,6 +266,7 @@ impl RefPos {
             to_move: Side::White,
             king_counters: [KingCounter::default(); 2],
             turkish_promotion: TURKISH_MID_CAPTURE_PROMOTION,
+            thai: ThaiRules::RULES_MD,
         }
     }
 
@@ -308,6 +320,12 @@ impl RefPos {
     /// Sets the Turkish mid-capture promotion switch (for tests; see [`MidCapturePromotion`]).
     pub fn with_turkish_promotion(mut self, rule: MidCapturePromotion) -> RefPos {
         self.turkish_promotion = rule;
+        self
+    }
+
+    /// Sets the Thai rule switches (see [`ThaiRules`]).
+    pub fn with_thai_rules(mut self, rules: ThaiRules) -> RefPos {
+        self.thai = rules;
         self
     }
 
@@ -708,8 +726,8 @@ impl RefPos {
                     top
                 }
             }
-            RefVariant::Turkish | RefVariant::Armenian => {
-                unreachable!("Turkish and Armenian have their own move generator")
+            RefVariant::Turkish | RefVariant::Armenian | RefVariant::Thai => {
+                unreachable!("Turkish, Armenian and Thai have their own move generators")
             }
         }
     }
@@ -787,6 +805,9 @@ impl RefPos {
     pub fn moves(&self, keep_duplicates: bool) -> Vec<RefMove> {
         if self.variant.uses_every_square() {
             return self.orthogonal_moves(keep_duplicates, false);
+        }
+        if self.variant == RefVariant::Thai {
+            return self.thai_moves(keep_duplicates);
         }
         let captures = self.all_captures();
         if captures.is_empty() {
@@ -1211,4 +1232,191 @@ pub fn divide(pos: &RefPos, depth: u32, keep_duplicates: bool) -> Vec<(String, u
             (m.path_notation(), n)
         })
         .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thai (Mak-hot): flying kings that land right behind, pieces removed as jumped (rules.md §6)
+// ---------------------------------------------------------------------------------------------
+
+/// The details of the Thai capture that the sources state differently. rules.md §6 (Thai row):
+/// "captured pieces removed as they are jumped (dctl `is_passing_capture`); a sequence continues
+/// only in the same or a perpendicular direction (mindsports)"; the flying king "must land
+/// immediately behind the captured piece".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThaiRules {
+    /// May a capturing king turn back 180 degrees after a jump, over the square just emptied?
+    /// rules.md: no (same or perpendicular direction only). dctl: yes, its
+    /// `is_reverse_king_jump_v` is true for every long-ranged king with passing capture.
+    pub king_turns_back: bool,
+    /// Are the squares of pieces already jumped empty for the rest of the sequence (a king may pass
+    /// over them)? rules.md: yes, the pieces are removed as they are jumped. `false` keeps them on
+    /// the board as blockers until the move is over (FMJD 4.11 style), for comparison.
+    pub jumped_squares_free: bool,
+    /// Fewest captured pieces at which paths with the same start, end and captured set are merged
+    /// when duplicates are merged. D-A1: 2 (every duplicate). dctl merges only from
+    /// `large_jump_v` pieces on, which is 4 for its Thai rules.
+    pub merge_from: usize,
+}
+
+impl ThaiRules {
+    /// rules.md §6 and D-A1.
+    pub const RULES_MD: ThaiRules = ThaiRules {
+        king_turns_back: false,
+        jumped_squares_free: true,
+        merge_from: 2,
+    };
+    /// The dctl library's Thai rules (`thai.hpp` with the defaults of `type_traits.hpp`).
+    pub const DCTL: ThaiRules = ThaiRules {
+        king_turns_back: true,
+        jumped_squares_free: true,
+        merge_from: 4,
+    };
+}
+
+/// Capture search for Thai. The board is changed as the search goes: the moving piece is lifted
+/// off its start square, and each jumped piece is taken off at once (or, with
+/// `jumped_squares_free == false`, left standing as a blocker that cannot be jumped again).
+struct ThaiSearch {
+    side: Side,
+    from: Rc,
+    started_as_king: bool,
+    rules: ThaiRules,
+    promotion_row: i32,
+    found: Vec<RefMove>,
+}
+
+impl ThaiSearch {
+    /// Every jump from `at`: `(direction, victim, landing)`. Men capture diagonally forward only,
+    /// kings along the four diagonals from any distance; both land right behind the victim.
+    fn jumps(
+        &self,
+        board: &RefPos,
+        at: Rc,
+        king: bool,
+        last_dir: Option<Rc>,
+        captured: &[Rc],
+    ) -> Vec<(Rc, Rc, Rc)> {
+        let dirs: Vec<Rc> = if king {
+            DIAGONALS.to_vec()
+        } else {
+            let f = self.side.forward();
+            vec![(f, -1), (f, 1)]
+        };
+        let is_empty = |rc: Rc| board.on_board(rc) && board.at(rc).is_none();
+        let mut result = Vec::new();
+        for (dr, dc) in dirs {
+            if king && !self.rules.king_turns_back && last_dir == Some((-dr, -dc)) {
+                continue;
+            }
+            let mut cur = (at.0 + dr, at.1 + dc);
+            if king {
+                while is_empty(cur) {
+                    cur = (cur.0 + dr, cur.1 + dc);
+                }
+            }
+            let enemy = board.on_board(cur)
+                && board.at(cur).is_some_and(|p| p.side != self.side)
+                && !captured.contains(&cur);
+            let land = (cur.0 + dr, cur.1 + dc);
+            if enemy && is_empty(land) {
+                result.push(((dr, dc), cur, land));
+            }
+        }
+        result
+    }
+
+    fn extend(
+        &mut self,
+        board: &mut RefPos,
+        at: Rc,
+        king: bool,
+        last_dir: Option<Rc>,
+        captured: &mut Vec<Rc>,
+        path: &mut Vec<Rc>,
+    ) {
+        let jumps = self.jumps(board, at, king, last_dir, captured);
+        if jumps.is_empty() {
+            if !captured.is_empty() {
+                self.record(board, captured, path);
+            }
+            return;
+        }
+        for (dir, victim, land) in jumps {
+            let piece = board.at(victim);
+            if self.rules.jumped_squares_free {
+                board.set(victim, None);
+            }
+            captured.push(victim);
+            path.push(land);
+            if !king && land.0 == self.promotion_row {
+                // rules.md §6 Thai row: a man reaching the last row during a capture stops there
+                // and is crowned.
+                self.record(board, captured, path);
+            } else {
+                self.extend(board, land, king, Some(dir), captured, path);
+            }
+            path.pop();
+            captured.pop();
+            board.set(victim, piece);
+        }
+    }
+
+    fn record(&mut self, board: &RefPos, captured: &[Rc], path: &[Rc]) {
+        let last = *path.last().expect("path has the start square");
+        let mut squares: Vec<u8> = captured.iter().map(|&c| board.sq(c)).collect();
+        squares.sort_unstable();
+        self.found.push(RefMove {
+            from: board.sq(self.from),
+            to: board.sq(last),
+            captured: squares,
+            path: path.iter().map(|&p| board.sq(p)).collect(),
+            promotes: !self.started_as_king && last.0 == self.promotion_row,
+        });
+    }
+}
+
+impl RefPos {
+    /// Every complete Thai capture sequence of the side to move (free choice: no precedence).
+    fn thai_captures(&self) -> Vec<RefMove> {
+        let side = self.to_move;
+        let mut found = Vec::new();
+        for from in self.pieces_of(side) {
+            let king = self.at(from).expect("own piece").king;
+            let mut board = self.clone();
+            board.set(from, None);
+            let mut search = ThaiSearch {
+                side,
+                from,
+                started_as_king: king,
+                rules: self.thai,
+                promotion_row: self.promotion_row_of(side),
+                found: Vec::new(),
+            };
+            let mut path = vec![from];
+            search.extend(&mut board, from, king, None, &mut Vec::new(), &mut path);
+            found.append(&mut search.found);
+        }
+        found
+    }
+
+    /// Thai legal moves: a capture is compulsory, any sequence may be chosen (rules.md §6: free);
+    /// duplicates merged from `self.thai.merge_from` captured pieces on.
+    fn thai_moves(&self, keep_duplicates: bool) -> Vec<RefMove> {
+        let captures = self.thai_captures();
+        if captures.is_empty() {
+            return self.simple_moves();
+        }
+        let mut result: Vec<RefMove> = Vec::new();
+        for m in captures {
+            let duplicate = !keep_duplicates
+                && m.captured.len() >= self.thai.merge_from
+                && result
+                    .iter()
+                    .any(|r| r.from == m.from && r.to == m.to && r.captured == m.captured);
+            if !duplicate {
+                result.push(m);
+            }
+        }
+        result
+    }
 }
