@@ -179,32 +179,14 @@ impl Client {
         };
         match client.proto {
             Proto::Hub => {
-                client.proc.send("hub").map_err(|e| fail("cannot send hub", e))?;
-                let mut lines = Vec::new();
-                client
-                    .proc
-                    .recv_until(
-                        Instant::now() + HANDSHAKE_TIMEOUT,
-                        |l| lines.push(l.to_string()),
-                        |l| l.trim() == "wait",
-                    )
-                    .map_err(|e| fail("no `wait` after `hub`", e))?;
+                let lines = client.handshake("hub", "wait").map_err(|e| fail(&e.0, e.1))?;
                 let has_variant = client.read_hub_header(&lines);
                 client
                     .hub_setup(spec, variant, has_variant)
                     .map_err(|e| fail("Hub setup", e))?;
             }
             Proto::Uci => {
-                client.proc.send("uci").map_err(|e| fail("cannot send uci", e))?;
-                let mut lines = Vec::new();
-                client
-                    .proc
-                    .recv_until(
-                        Instant::now() + HANDSHAKE_TIMEOUT,
-                        |l| lines.push(l.to_string()),
-                        |l| l.trim() == "uciok",
-                    )
-                    .map_err(|e| fail("no `uciok` after `uci`", e))?;
+                let lines = client.handshake("uci", "uciok").map_err(|e| fail(&e.0, e.1))?;
                 let mut has_variant = false;
                 for l in &lines {
                     if let Some(rest) = l.trim().strip_prefix("id name ") {
@@ -232,6 +214,23 @@ impl Client {
             }
         }
         Ok(client)
+    }
+
+    /// Sends the dialect's opening command and collects the lines up to its terminator (`wait`
+    /// in Hub, `uciok` in UCI); on failure, what went wrong and why.
+    fn handshake(&mut self, command: &str, end: &str) -> Result<Vec<String>, (String, Failure)> {
+        self.proc
+            .send(command)
+            .map_err(|e| (format!("cannot send {command}"), e))?;
+        let mut lines = Vec::new();
+        self.proc
+            .recv_until(
+                Instant::now() + HANDSHAKE_TIMEOUT,
+                |l| lines.push(l.to_string()),
+                |l| l.trim() == end,
+            )
+            .map_err(|e| (format!("no `{end}` after `{command}`"), e))?;
+        Ok(lines)
     }
 
     /// Reads the `id` and `param` lines of a Hub handshake; whether a `variant` param exists.
