@@ -239,10 +239,13 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         self.generate_with(dup, &mut list);
         list.len() as u64
     }
-    /// The number of legal moves after the legal move `mv`: perft's last two plies. A game may
-    /// skip there what only the search reads (the key, the draw clocks).
-    fn count_after(&self, mv: &Self::Move, dup: Duplicates) -> u64 {
-        self.play(mv).count_moves(dup)
+    /// Perft at depth 2: the legal moves summed over the positions after each legal move. A game
+    /// may make those positions without what only the search reads (the key, the draw clocks),
+    /// and without a move list.
+    fn count_two_plies(&self, dup: Duplicates) -> u64 {
+        let mut list = MoveList::new();
+        self.generate_with(dup, &mut list);
+        list.iter().map(|mv| self.play(mv).count_moves(dup)).sum()
     }
     /// The position after a legal move.
     fn play(&self, mv: &Self::Move) -> Self;

@@ -1,7 +1,7 @@
 //! Perft: the number of leaf nodes of the legal-move tree, the proof that a move generator is right.
 //!
 //! The last ply is bulk counted ([`Game::count_moves`]): leaves are counted, never played; the
-//! positions one ply above them are made without what only the search reads ([`Game::count_after`]).
+//! positions one ply above them are made without what only the search reads ([`Game::count_two_plies`]).
 
 use crate::game::{Duplicates, Game, MoveList, MoveStyle};
 
@@ -10,14 +10,11 @@ pub fn perft<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(dup),
+        2 => pos.count_two_plies(dup),
         _ => {
             let mut list = MoveList::new();
             pos.generate_with(dup, &mut list);
-            if depth == 2 {
-                list.iter().map(|mv| pos.count_after(mv, dup)).sum()
-            } else {
-                list.iter().map(|mv| perft(&pos.play(mv), depth - 1, dup)).sum()
-            }
+            list.iter().map(|mv| perft(&pos.play(mv), depth - 1, dup)).sum()
         }
     }
 }

@@ -14,7 +14,7 @@
 //!
 //! `TEMPO_PROPERTY_GAMES` sets the number of games per variant (default 24).
 
-use tempo::game::{Game, MoveList, MoveStyle, Outcome};
+use tempo::game::{Duplicates, Game, MoveList, MoveStyle, Outcome};
 use tempo::variant::Variant;
 use tempo::with_variant;
 use tempo::zobrist::splitmix;
@@ -71,6 +71,37 @@ fn check_position<G: Game>(v: Variant, p: &G) {
     let h = G::from_hub(&hub).unwrap_or_else(|e| panic!("{v}: {hub}: {e}"));
     assert_eq!(h.to_hub(), hub, "{v}");
     assert_eq!(Count::of(&h), Count::of(p), "{v}: {hub}");
+    check_counts(v, p);
+}
+
+/// The bulk counts perft uses (`count_moves`, `count_two_plies`) against move lists: the fast
+/// paths (moves counted with shifts, single jumps made on the piece sets) on positions of every
+/// kind, kings and long captures included.
+fn check_counts<G: Game>(v: Variant, p: &G) {
+    let mut list = MoveList::new();
+    let mut replies = MoveList::new();
+    for dup in [Duplicates::Merge, Duplicates::Keep] {
+        p.generate_with(dup, &mut list);
+        assert_eq!(
+            p.count_moves(dup),
+            list.len() as u64,
+            "{v}: {} ({dup:?})",
+            p.to_fen()
+        );
+        let two: usize = list
+            .iter()
+            .map(|m| {
+                p.play(m).generate_with(dup, &mut replies);
+                replies.len()
+            })
+            .sum();
+        assert_eq!(
+            p.count_two_plies(dup),
+            two as u64,
+            "{v}: {} ({dup:?})",
+            p.to_fen()
+        );
+    }
 }
 
 fn check_move<G: Game>(v: Variant, p: &G, m: &G::Move) {

@@ -449,9 +449,8 @@ impl<R: Rules> Game for Draughts<R> {
     fn play(&self, mv: &Self::Move) -> Self {
         self.play_move::<true>(mv)
     }
-    #[inline(always)]
-    fn count_after(&self, mv: &Self::Move, dup: Duplicates) -> u64 {
-        movegen::count(&self.play_move::<false>(mv), dup)
+    fn count_two_plies(&self, dup: Duplicates) -> u64 {
+        movegen::count_two_plies(self, dup)
     }
     fn key(&self) -> u64 {
         self.key

@@ -439,6 +439,7 @@ impl<R: Rules> Captures<'_, R> {
 /// The piece sets move generation starts from, seen from the side to move.
 struct Sides<B> {
     opp: B,
+    opp_kings: B,
     empty: B,
     men: B,
     kings: B,
@@ -458,18 +459,28 @@ impl<B: Bits> Sides<B> {
 #[inline(always)]
 fn sides<R: Rules, const WHITE: bool>(pos: &Draughts<R>) -> Sides<BitsOf<R>> {
     let me = if WHITE { 0 } else { 1 };
-    let own = pos.pieces[me];
-    let opp = pos.pieces[1 - me];
-    let empty = pos.empty();
-    let men = own & !pos.kings;
-    let kings = own & pos.kings;
+    sides_of::<R, WHITE>(pos.pieces[me], pos.pieces[1 - me], pos.kings)
+}
+
+/// [`sides`] from the pieces of the side to move, those of the opponent and the kings of both.
+#[inline(always)]
+fn sides_of<R: Rules, const WHITE: bool>(
+    own: BitsOf<R>,
+    opp: BitsOf<R>,
+    all_kings: BitsOf<R>,
+) -> Sides<BitsOf<R>> {
+    let empty = R::Board::VALID & !(own | opp);
+    let men = own & !all_kings;
+    let kings = own & all_kings;
+    let opp_kings = opp & all_kings;
     let man_victims = if R::MEN_CAPTURE_KINGS {
         opp
     } else {
-        opp & !pos.kings
+        opp & !all_kings
     };
     Sides {
         opp,
+        opp_kings,
         empty,
         men,
         kings,
@@ -481,7 +492,6 @@ fn sides<R: Rules, const WHITE: bool>(pos: &Draughts<R>) -> Sides<BitsOf<R>> {
 /// Fills `list` with the captures of the side to move (precedence applied); `list` must be empty.
 #[inline]
 fn captures<R: Rules, const WHITE: bool>(
-    pos: &Draughts<R>,
     s: &Sides<BitsOf<R>>,
     dup: Duplicates,
     list: &mut MoveList<Move<BitsOf<R>>>,
@@ -492,7 +502,7 @@ fn captures<R: Rules, const WHITE: bool>(
     let mut walk = Captures::<R> {
         list,
         opp: s.opp,
-        opp_kings: s.opp & pos.kings,
+        opp_kings: s.opp_kings,
         empty: s.empty,
         from: 0,
         by_king: false,
@@ -524,7 +534,7 @@ fn generate_side<R: Rules, const WHITE: bool>(
 ) {
     list.clear();
     let s = sides::<R, WHITE>(pos);
-    captures::<R, WHITE>(pos, &s, dup, list);
+    captures::<R, WHITE>(&s, dup, list);
     if !list.is_empty() {
         return;
     }
@@ -558,9 +568,10 @@ fn generate_side<R: Rules, const WHITE: bool>(
     }
 }
 
-/// The number of captures when every capture is a man's single jump that cannot go on, counted
-/// with shifts; `None` when some capture may be longer or the rule may rank them apart (then the
-/// sequences are walked).
+/// Men of this side with a single jump in each man-capture direction (indexed as
+/// `man_capture_dirs`), when every capture of the position is a man's single jump that cannot go
+/// on; `None` when some capture may be longer or the rule may rank them apart (then the sequences
+/// are walked).
 ///
 /// A man that jumps in direction `d` over the piece on `l - d` to `l` could only go on over a
 /// piece next to `l`. Direction `-d` is never possible: it crosses the piece just taken, which
@@ -570,33 +581,41 @@ fn generate_side<R: Rules, const WHITE: bool>(
 /// none does, every capture takes one piece, and the rules that rank by the number of pieces (or
 /// not at all) keep them all; those that also weigh captured kings are left to the walk when a
 /// king may be taken.
+///
+/// The loops run over all eight slots with a constant bound so that they unroll.
 #[inline(always)]
-fn count_single_man_jumps<R: Rules, const WHITE: bool>(
-    pos: &Draughts<R>,
-    s: &Sides<BitsOf<R>>,
-) -> Option<u64> {
+fn single_man_jumps<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>) -> Option<[BitsOf<R>; 8]> {
     let weighs_kings = matches!(
         R::PRECEDENCE,
         Precedence::FrisianValue | Precedence::QuantityThenKings | Precedence::Italian
     );
-    if weighs_kings && !(s.opp & pos.kings).is_empty() {
+    if weighs_kings && !s.opp_kings.is_empty() {
         return None;
     }
     let victims = if R::MEN_CAPTURE_KINGS {
         s.opp
     } else {
-        s.opp & !pos.kings
+        s.opp & !s.opp_kings
     };
     let promo = promotion_row::<R, WHITE>();
     let (dirs, n) = man_capture_dirs::<R, WHITE>();
     let step2 = |x: BitsOf<R>, d: i32| R::Board::step(R::Board::step(x, d), d);
-    let mut total = 0;
-    for &d in &dirs[..n] {
-        let jumpers = s.capturing_men & R::Board::step(victims, -d) & step2(s.empty, -d);
-        if jumpers.is_empty() {
+    // Squares from which a man jumps in each direction, on the board as it stands.
+    let mut from = [BitsOf::<R>::EMPTY; 8];
+    for i in 0..8 {
+        if i < n {
+            from[i] = R::Board::step(victims, -dirs[i]) & step2(s.empty, -dirs[i]);
+        }
+    }
+    let mut jumpers = [BitsOf::<R>::EMPTY; 8];
+    let mut goes_on = BitsOf::<R>::EMPTY;
+    for i in 0..8 {
+        if i >= n {
             continue;
         }
-        let mut landings = step2(jumpers, d);
+        let d = dirs[i];
+        jumpers[i] = s.capturing_men & from[i];
+        let mut landings = step2(jumpers[i], d);
         match R::CAPTURE_PROMOTION {
             // Crowned during the capture, the piece goes on as a king (Russian 4.13): walk it.
             CapturePromotion::ContinuesAsKing if !(landings & promo).is_empty() => return None,
@@ -604,29 +623,35 @@ fn count_single_man_jumps<R: Rules, const WHITE: bool>(
             CapturePromotion::EndsMove => landings &= !promo,
             _ => {}
         }
-        for &e in &dirs[..n] {
-            if e != -d && !(landings & R::Board::step(victims, -e) & step2(s.empty, -e)).is_empty() {
-                return None;
+        for j in 0..8 {
+            if j < n && dirs[j] != -d {
+                goes_on |= landings & from[j];
             }
         }
-        total += u64::from(jumpers.count());
     }
-    Some(total)
+    goes_on.is_empty().then_some(jumpers)
 }
 
-fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
-    let s = sides::<R, WHITE>(pos);
+/// The number of legal moves of the side to move in `s`; `restricted` is a king that may not make
+/// a non-capturing move (Frisian Art. 17).
+#[inline(always)]
+fn count_sides<R: Rules, const WHITE: bool>(
+    s: &Sides<BitsOf<R>>,
+    dup: Duplicates,
+    restricted: BitsOf<R>,
+) -> u64 {
     if s.any_capture() {
         if !s.king_captures
-            && let Some(n) = count_single_man_jumps::<R, WHITE>(pos, &s)
-            && n > 0
+            && let Some(jumpers) = single_man_jumps::<R, WHITE>(s)
         {
-            return n;
+            let n: u32 = jumpers.iter().map(|j| j.count()).sum();
+            if n > 0 {
+                return u64::from(n);
+            }
         }
-        let mut list = MoveList::new();
-        captures::<R, WHITE>(pos, &s, dup, &mut list);
-        if !list.is_empty() {
-            return list.len() as u64;
+        let n = count_walked_captures::<R, WHITE>(s, dup);
+        if n > 0 {
+            return n;
         }
     }
     let (empty, men, kings) = (s.empty, s.men, s.kings);
@@ -635,7 +660,7 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -
     for &d in &steps[..count] {
         n += (R::Board::step(men, d) & empty).count();
     }
-    let kings = kings & !pos.restricted_king();
+    let kings = kings & !restricted;
     if !kings.is_empty() {
         let (steps, count) = king_step_dirs::<R>();
         for &d in &steps[..count] {
@@ -643,6 +668,113 @@ fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -
         }
     }
     u64::from(n)
+}
+
+/// The number of captures found by walking the sequences (kept out of line: the rarer, longer path).
+#[inline(never)]
+fn count_walked_captures<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>, dup: Duplicates) -> u64 {
+    let mut list = MoveList::new();
+    captures::<R, WHITE>(s, dup, &mut list);
+    list.len() as u64
+}
+
+fn count_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    count_sides::<R, WHITE>(&sides::<R, WHITE>(pos), dup, pos.restricted_king())
+}
+
+/// The number of legal moves of the opponent of `WHITE` when the pieces are `own` (the mover's,
+/// after its move), `opp` and `kings`.
+#[inline(always)]
+fn count_reply<R: Rules, const WHITE: bool>(
+    own: BitsOf<R>,
+    opp: BitsOf<R>,
+    kings: BitsOf<R>,
+    dup: Duplicates,
+) -> u64 {
+    // `!WHITE` as a const argument needs an unstable feature; the branch folds at compile time.
+    if WHITE {
+        count_sides::<R, false>(&sides_of::<R, false>(opp, own, kings), dup, BitsOf::<R>::EMPTY)
+    } else {
+        count_sides::<R, true>(&sides_of::<R, true>(opp, own, kings), dup, BitsOf::<R>::EMPTY)
+    }
+}
+
+/// Perft at depth 2 without a move list for quiet moves: each quiet move is made on the piece sets
+/// alone, and the replies are counted in line.
+fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    let me = if WHITE { 0 } else { 1 };
+    let s = sides::<R, WHITE>(pos);
+    let own = pos.pieces[me];
+    let opp = pos.pieces[1 - me];
+    let all_kings = pos.kings;
+    let promo = promotion_row::<R, WHITE>();
+    let mut total = 0;
+    if s.any_capture()
+        && !s.king_captures
+        && R::KING_MOVE_LIMIT == 0
+        && let Some(jumpers) = single_man_jumps::<R, WHITE>(&s)
+    {
+        // Single jumps that end the move: made on the piece sets like quiet moves.
+        let (dirs, n) = man_capture_dirs::<R, WHITE>();
+        for i in 0..8 {
+            if i >= n {
+                continue;
+            }
+            let d = dirs[i];
+            for j in jumpers[i].iter() {
+                let from_bit = BitsOf::<R>::bit(j);
+                let victim = R::Board::step(from_bit, d);
+                let land = R::Board::step(victim, d);
+                // FMJD 4.15: crowned when the capture ends on the promotion row.
+                let kings = (all_kings & !victim) | (land & promo);
+                total += count_reply::<R, WHITE>(own ^ from_bit ^ land, opp ^ victim, kings, dup);
+            }
+        }
+        if total > 0 {
+            return total;
+        }
+    }
+    if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
+        // Longer captures (and Frisian, whose replies depend on the king runs) use the list.
+        let mut list = MoveList::new();
+        generate_side::<R, WHITE>(pos, dup, &mut list);
+        return list
+            .iter()
+            .map(|mv| count(&pos.play_move::<false>(mv), dup))
+            .sum();
+    }
+    let (steps, n) = man_step_dirs::<R, WHITE>();
+    for &d in &steps[..n] {
+        for to in (R::Board::step(s.men, d) & s.empty).iter() {
+            let to_bit = BitsOf::<R>::bit(to);
+            let moved = to_bit | BitsOf::<R>::bit((to as i32 - d) as u32);
+            let kings = if promo.has(to) {
+                all_kings | to_bit
+            } else {
+                all_kings
+            };
+            total += count_reply::<R, WHITE>(own ^ moved, opp, kings, dup);
+        }
+    }
+    let (steps, n) = king_step_dirs::<R>();
+    for k in s.kings.iter() {
+        let from_bit = BitsOf::<R>::bit(k);
+        for &d in &steps[..n] {
+            for to in slide::<R>(from_bit, d, s.empty).iter() {
+                let moved = from_bit | BitsOf::<R>::bit(to);
+                total += count_reply::<R, WHITE>(own ^ moved, opp, all_kings ^ moved, dup);
+            }
+        }
+    }
+    total
+}
+
+/// Perft at depth 2 from `pos`.
+pub(super) fn count_two_plies<R: Rules>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    match pos.side {
+        Side::White => count_two_plies_side::<R, true>(pos, dup),
+        Side::Black => count_two_plies_side::<R, false>(pos, dup),
+    }
 }
 
 /// Fills `list` with the legal moves of `pos`.
