@@ -568,30 +568,27 @@ fn generate_side<R: Rules, const WHITE: bool>(
     }
 }
 
-/// Men of this side with a single jump in each man-capture direction (indexed as
-/// `man_capture_dirs`), when every capture of the position is a man's single jump that cannot go
-/// on; `None` when some capture may be longer or the rule may rank them apart (then the sequences
-/// are walked).
+/// The complete capture sequences of men, found for all men at once with shifts, when no king can
+/// capture: `visit(jumps, dirs, landings)` receives, for each list of jump directions (indexed as
+/// `man_capture_dirs`, the first `jumps` entries used), the squares where such sequences end, one
+/// sequence per square. Returns `false`, having visited only part, when some sequence may take
+/// more than `MAX` jumps (1 or 2) or a man would be crowned and go on as a king (then the
+/// sequences are walked).
 ///
-/// A man that jumps in direction `d` over the piece on `l - d` to `l` could only go on over a
-/// piece next to `l`. Direction `-d` is never possible: it crosses the piece just taken, which
-/// cannot be jumped twice (FMJD 4.11) or, with immediate removal, is empty. Every other direction
-/// sees the board as it was before the jump: the squares the jump changed (its start, the victim)
-/// lie only on the line `-d`. So whether any jump goes on is decided for all men at once. When
-/// none does, every capture takes one piece, and the rules that rank by the number of pieces (or
-/// not at all) keep them all; those that also weigh captured kings are left to the walk when a
-/// king may be taken.
-///
-/// The loops run over all eight slots with a constant bound so that they unroll.
+/// Why sets suffice: a man on `l` jumps in direction `e` over `l + e` to `l + 2e`. After a jump in
+/// direction `d`, the jump back (`-d`) crosses the piece just taken, which cannot be jumped twice
+/// (FMJD 4.11) or, with immediate removal, is empty: it is never possible. Every other next jump
+/// sees the board as it stood before the move, since the squares the move changed (its start, the
+/// piece taken) lie on the line `-d` only. So whether a sequence of one or two jumps goes on is
+/// decided for all men at once, each sequence is one square of one direction list, and none is met
+/// twice: no duplicates (D-A1) either. Two jumps are counted this way only on the diagonal boards;
+/// orthogonal captures (Frisian, Turkish, Armenian) keep to one.
 #[inline(always)]
-fn single_man_jumps<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>) -> Option<[BitsOf<R>; 8]> {
-    let weighs_kings = matches!(
-        R::PRECEDENCE,
-        Precedence::FrisianValue | Precedence::QuantityThenKings | Precedence::Italian
-    );
-    if weighs_kings && !s.opp_kings.is_empty() {
-        return None;
-    }
+fn man_sequences<R: Rules, const WHITE: bool, const MAX: usize>(
+    s: &Sides<BitsOf<R>>,
+    mut visit: impl FnMut(usize, [usize; 2], BitsOf<R>),
+) -> bool {
+    let two = MAX >= 2 && R::MOVEMENT == Movement::Diagonal && !R::ORTHOGONAL_CAPTURES;
     let victims = if R::MEN_CAPTURE_KINGS {
         s.opp
     } else {
@@ -600,36 +597,105 @@ fn single_man_jumps<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>) -> Option
     let promo = promotion_row::<R, WHITE>();
     let (dirs, n) = man_capture_dirs::<R, WHITE>();
     let step2 = |x: BitsOf<R>, d: i32| R::Board::step(R::Board::step(x, d), d);
-    // Squares from which a man jumps in each direction, on the board as it stands.
+    // Squares from which a man jumps in each direction, on the board as it stands. The loops run
+    // over all eight slots with a constant bound so that they unroll.
     let mut from = [BitsOf::<R>::EMPTY; 8];
     for i in 0..8 {
         if i < n {
             from[i] = R::Board::step(victims, -dirs[i]) & step2(s.empty, -dirs[i]);
         }
     }
-    let mut jumpers = [BitsOf::<R>::EMPTY; 8];
-    let mut goes_on = BitsOf::<R>::EMPTY;
+    // Landing squares after a jump in direction `i` from which the capture goes on.
+    let mut on = [BitsOf::<R>::EMPTY; 8];
+    for i in 0..8 {
+        for j in 0..8 {
+            if i < n && j < n && dirs[j] != -dirs[i] {
+                on[i] |= from[j];
+            }
+        }
+    }
+    // Splits landings after a jump in direction `i` into (sequences ending there, going on);
+    // `None` when a man is crowned and goes on as a king.
+    let split = |land: BitsOf<R>, i: usize| match R::CAPTURE_PROMOTION {
+        // Crowned during the capture, the piece goes on as a king (Russian 4.13): walk it.
+        CapturePromotion::ContinuesAsKing if !(land & promo).is_empty() => None,
+        // Reaching the last row ends the move (English 1.20).
+        CapturePromotion::EndsMove => {
+            let going = land & !promo & on[i];
+            Some((land & !going, going))
+        }
+        _ => Some((land & !on[i], land & on[i])),
+    };
     for i in 0..8 {
         if i >= n {
             continue;
         }
-        let d = dirs[i];
-        jumpers[i] = s.capturing_men & from[i];
-        let mut landings = step2(jumpers[i], d);
-        match R::CAPTURE_PROMOTION {
-            // Crowned during the capture, the piece goes on as a king (Russian 4.13): walk it.
-            CapturePromotion::ContinuesAsKing if !(landings & promo).is_empty() => return None,
-            // Reaching the last row ends the move (English 1.20).
-            CapturePromotion::EndsMove => landings &= !promo,
-            _ => {}
+        let land = step2(s.capturing_men & from[i], dirs[i]);
+        if land.is_empty() {
+            continue;
+        }
+        let Some((end1, on1)) = split(land, i) else {
+            return false;
+        };
+        visit(1, [i, 0], end1);
+        if on1.is_empty() {
+            continue;
+        }
+        if !two {
+            return false;
         }
         for j in 0..8 {
-            if j < n && dirs[j] != -d {
-                goes_on |= landings & from[j];
+            if j >= n || dirs[j] == -dirs[i] {
+                continue;
+            }
+            let land = step2(on1 & from[j], dirs[j]);
+            if land.is_empty() {
+                continue;
+            }
+            match split(land, j) {
+                Some((end2, on2)) if on2.is_empty() => visit(2, [i, j], end2),
+                _ => return false,
             }
         }
     }
-    goes_on.is_empty().then_some(jumpers)
+    true
+}
+
+/// Jumps counted with [`man_sequences`] at the last ply (measured: a third level costs more than
+/// it saves).
+const COUNT_JUMPS: usize = 2;
+/// Jumps made on the piece sets one ply above the leaves (measured: two cost more than they save).
+const MAKE_JUMPS: usize = 1;
+
+/// The fewest jumps a man capture sequence must make to be kept, given `ends[j]` sequences of `j`
+/// jumps: the rules that rank by the number of pieces keep only the longest; those that also
+/// weigh captured kings are left to the walk (`None`) when a king may be taken.
+#[inline(always)]
+fn fewest_kept<R: Rules>(s: &Sides<BitsOf<R>>, ends: &[u32; 3]) -> Option<usize> {
+    let longest = if ends[2] > 0 { 2 } else { 1 };
+    match R::PRECEDENCE {
+        Precedence::Free | Precedence::KingFirst => Some(1),
+        Precedence::Quantity => Some(longest),
+        Precedence::FrisianValue | Precedence::QuantityThenKings | Precedence::Italian => {
+            if R::MEN_CAPTURE_KINGS && !s.opp_kings.is_empty() {
+                None
+            } else {
+                Some(longest)
+            }
+        }
+    }
+}
+
+/// The number of men's capture sequences, counted with shifts ([`man_sequences`]); `None` when
+/// they must be walked.
+#[inline(always)]
+fn count_man_sequences<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>) -> Option<u64> {
+    let mut ends = [0u32; 3];
+    if !man_sequences::<R, WHITE, COUNT_JUMPS>(s, |j, _, land| ends[j] += land.count()) {
+        return None;
+    }
+    let fewest = fewest_kept::<R>(s, &ends)?;
+    Some(ends[fewest..].iter().map(|&e| u64::from(e)).sum())
 }
 
 /// The number of legal moves of the side to move in `s`; `restricted` is a king that may not make
@@ -642,12 +708,10 @@ fn count_sides<R: Rules, const WHITE: bool>(
 ) -> u64 {
     if s.any_capture() {
         if !s.king_captures
-            && let Some(jumpers) = single_man_jumps::<R, WHITE>(s)
+            && let Some(n) = count_man_sequences::<R, WHITE>(s)
+            && n > 0
         {
-            let n: u32 = jumpers.iter().map(|j| j.count()).sum();
-            if n > 0 {
-                return u64::from(n);
-            }
+            return n;
         }
         let n = count_walked_captures::<R, WHITE>(s, dup);
         if n > 0 {
@@ -709,29 +773,34 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
     let all_kings = pos.kings;
     let promo = promotion_row::<R, WHITE>();
     let mut total = 0;
-    if s.any_capture()
-        && !s.king_captures
-        && R::KING_MOVE_LIMIT == 0
-        && let Some(jumpers) = single_man_jumps::<R, WHITE>(&s)
-    {
-        // Single jumps that end the move: made on the piece sets like quiet moves.
-        let (dirs, n) = man_capture_dirs::<R, WHITE>();
-        for i in 0..8 {
-            if i >= n {
-                continue;
+    if s.any_capture() && !s.king_captures && R::KING_MOVE_LIMIT == 0 {
+        // Men's sequences found with shifts are made on the piece sets like quiet moves.
+        let mut ends = [0u32; 3];
+        if man_sequences::<R, WHITE, MAKE_JUMPS>(&s, |j, _, land| ends[j] += land.count())
+            && let Some(fewest) = fewest_kept::<R>(&s, &ends)
+        {
+            let (dirs, _) = man_capture_dirs::<R, WHITE>();
+            man_sequences::<R, WHITE, MAKE_JUMPS>(&s, |jumps, path, landings| {
+                if jumps < fewest {
+                    return;
+                }
+                for l in landings.iter() {
+                    let land = BitsOf::<R>::bit(l);
+                    // Back from the landing square to the start, picking up the pieces taken.
+                    let (mut sq, mut taken) = (land, BitsOf::<R>::EMPTY);
+                    for &i in path[..jumps].iter().rev() {
+                        let victim = R::Board::step(sq, -dirs[i]);
+                        taken |= victim;
+                        sq = R::Board::step(victim, -dirs[i]);
+                    }
+                    // FMJD 4.15: crowned when the capture ends on the promotion row.
+                    let kings = (all_kings & !taken) | (land & promo);
+                    total += count_reply::<R, WHITE>(own ^ sq ^ land, opp ^ taken, kings, dup);
+                }
+            });
+            if ends.iter().any(|&e| e > 0) {
+                return total;
             }
-            let d = dirs[i];
-            for j in jumpers[i].iter() {
-                let from_bit = BitsOf::<R>::bit(j);
-                let victim = R::Board::step(from_bit, d);
-                let land = R::Board::step(victim, d);
-                // FMJD 4.15: crowned when the capture ends on the promotion row.
-                let kings = (all_kings & !victim) | (land & promo);
-                total += count_reply::<R, WHITE>(own ^ from_bit ^ land, opp ^ victim, kings, dup);
-            }
-        }
-        if total > 0 {
-            return total;
         }
     }
     if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
