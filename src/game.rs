@@ -249,6 +249,11 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     }
     /// The position after a legal move.
     fn play(&self, mv: &Self::Move) -> Self;
+    /// The position after a legal move, for perft: a game may leave out what only the search
+    /// reads (the key, the draw clocks).
+    fn play_bare(&self, mv: &Self::Move) -> Self {
+        self.play(mv)
+    }
     /// The Zobrist key, kept up to date by [`Game::play`].
     fn key(&self) -> u64;
     /// The Zobrist key computed from the whole position (tests compare it with [`Game::key`]).

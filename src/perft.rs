@@ -1,7 +1,8 @@
 //! Perft: the number of leaf nodes of the legal-move tree, the proof that a move generator is right.
 //!
 //! The last ply is bulk counted ([`Game::count_moves`]): leaves are counted, never played; the
-//! positions one ply above them are made without what only the search reads ([`Game::count_two_plies`]).
+//! positions above them are made without what only the search reads ([`Game::play_bare`],
+//! [`Game::count_two_plies`]).
 
 use crate::game::{Duplicates, Game, MoveList, MoveStyle};
 
@@ -14,7 +15,9 @@ pub fn perft<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> u64 {
         _ => {
             let mut list = MoveList::new();
             pos.generate_with(dup, &mut list);
-            list.iter().map(|mv| perft(&pos.play(mv), depth - 1, dup)).sum()
+            list.iter()
+                .map(|mv| perft(&pos.play_bare(mv), depth - 1, dup))
+                .sum()
         }
     }
 }

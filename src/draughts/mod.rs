@@ -449,6 +449,10 @@ impl<R: Rules> Game for Draughts<R> {
     fn play(&self, mv: &Self::Move) -> Self {
         self.play_move::<true>(mv)
     }
+    #[inline(always)]
+    fn play_bare(&self, mv: &Self::Move) -> Self {
+        self.play_move::<false>(mv)
+    }
     fn count_two_plies(&self, dup: Duplicates) -> u64 {
         movegen::count_two_plies(self, dup)
     }
