@@ -56,8 +56,22 @@ pub enum Duplicates {
     /// One move per start, end and captured set: the FMJD and Hub convention, used in play.
     #[default]
     Merge,
-    /// Every capture path is a move of its own (perft's second column).
+    /// Every capture path is a move of its own (perft's second column). A flying king that goes
+    /// straight on from one captured piece to the next makes one path, whichever square it
+    /// passes between them (dctl's convention, the published *kept* counts).
     Keep,
+    /// As [`Duplicates::Keep`], but a path is the sequence of squares the capturing piece stops
+    /// on, so a king that goes straight on makes one path per empty square where it could stop
+    /// between the two pieces. This is how the kish engine lists Turkish captures; its published
+    /// perft counts are these. Perft only: in play such paths are one move (D-A1).
+    Landings,
+}
+
+impl Duplicates {
+    /// Whether paths with the same start, end and captured set are counted separately.
+    pub fn keeps_paths(self) -> bool {
+        self != Duplicates::Merge
+    }
 }
 
 /// How a move is written.

@@ -115,7 +115,9 @@ struct PerftArgs {
     /// Start position as PDN FEN (default: the variant's initial position).
     #[arg(long)]
     fen: Option<String>,
-    /// Count capture paths with the same start, end and captured set once (merge) or each (keep).
+    /// Count capture paths with the same start, end and captured set once (merge, D-A1) or each
+    /// (keep, the published kept counts); landings also counts a flying king's straight run once
+    /// per square it could stop on between two captured pieces (kish's Turkish counts).
     #[arg(long, value_enum, default_value_t = DupArg::Merge)]
     duplicates: DupArg,
     /// Deepest depth; every depth from 1 up is reported.
@@ -130,6 +132,7 @@ struct PerftArgs {
 enum DupArg {
     Merge,
     Keep,
+    Landings,
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -145,6 +148,7 @@ fn run_perft<G: Game>(args: &PerftArgs) -> Result<(), String> {
     let dup = match args.duplicates {
         DupArg::Merge => Duplicates::Merge,
         DupArg::Keep => Duplicates::Keep,
+        DupArg::Landings => Duplicates::Landings,
     };
     for d in 1..=args.depth {
         let t = Instant::now();

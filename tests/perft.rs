@@ -33,18 +33,25 @@ fn row_fen(variant: Variant, fen: &str) -> Option<String> {
 
 /// Deepest row checked per variant, where Tempo and the table part ways: Thai agrees in both columns
 /// up to depth 11 and differs by a few leaves from depth 12 (385713687 merged against 385713660).
-/// Tempo lets a king pass a square emptied earlier in the same capture (pieces leave the board as
-/// they are jumped, rules.md §6); dctl, the table's source, may differ in a corner of that rule.
-/// Open question, kept visible here rather than fitted.
-///
-/// Turkish: the published counts come from kish, which counts a straight king capture once per
-/// square it passes; they hold up to depth 6. Deeper, Tempo is checked against kish's own move lists
-/// with duplicates merged (`tests/data/turkish-kish-merged.tsv`, where the finding is explained).
-fn max_depth(variant: Variant, file: &str) -> u32 {
-    match (variant, file) {
-        (Variant::Thai, _) => 11,
-        (Variant::Turkish, "published") => 6,
+/// dctl, the table's source, lets a capturing king turn back 180 degrees; rules.md's Thai rule does
+/// not, and Tempo follows rules.md (`tests/thai_question.rs` shows both readings).
+fn max_depth(variant: Variant) -> u32 {
+    match variant {
+        Variant::Thai => 11,
         _ => u32::MAX,
+    }
+}
+
+/// How a column of a file counts duplicate capture paths. The Turkish rows of the table come from
+/// kish, whose move list holds a king's straight run over two pieces once per square where it
+/// could stop between them, and whose perft counts every copy: that is [`Duplicates::Landings`]
+/// (equal to the merged count up to depth 6). Tempo's merged counts (D-A1) are checked against
+/// kish's move lists with the copies merged (`tests/data/turkish-kish-merged.tsv`).
+fn policy(variant: Variant, file: &str, col: usize) -> Duplicates {
+    match (variant, file, col) {
+        (Variant::Turkish, "published", _) => Duplicates::Landings,
+        (_, _, 3) => Duplicates::Merge,
+        _ => Duplicates::Keep,
     }
 }
 
@@ -74,7 +81,7 @@ fn rows_of(file: &str, text: &str) -> Vec<Row> {
             continue;
         };
         let depth: u32 = f[2].parse().unwrap();
-        if depth > max_depth(variant, file) {
+        if depth > max_depth(variant) {
             continue;
         }
         let mut variants = vec![variant];
@@ -84,7 +91,8 @@ fn rows_of(file: &str, text: &str) -> Vec<Row> {
         if variant == Variant::International && depth <= 8 {
             variants.extend([Variant::Breakthrough, Variant::Antidraughts]);
         }
-        for (col, dup) in [(3, Duplicates::Merge), (4, Duplicates::Keep)] {
+        for col in [3, 4] {
+            let dup = policy(variant, file, col);
             if let Some(n) = f.get(col).filter(|s| !s.is_empty()) {
                 for &variant in &variants {
                     let fen = f[1].to_string();

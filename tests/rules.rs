@@ -570,3 +570,25 @@ fn d_a2_italian_repetition_count_is_an_option() {
         "Italian only"
     );
 }
+
+#[test]
+fn d_a1_a_straight_king_run_is_one_path_but_kish_counts_each_stop() {
+    // D-A1: a move is its start, end and captured set. The king a1 takes a3, may stop on a4 or a5,
+    // and from either goes on to take a6, ending on a7 or a8: two moves, one path each (straight on
+    // is one trajectory, dctl's kept convention). Counting every square it could stop on between
+    // a3 and a6, as kish lists Turkish captures, gives two paths per end (Duplicates::Landings).
+    let p: Turkish = pos("W:WKa1:Ba3,a6,h8");
+    assert_eq!(moves(&p).len(), 2, "{:?}", moves(&p));
+    assert_eq!(p.count_moves(Duplicates::Merge), 2);
+    assert_eq!(p.count_moves(Duplicates::Keep), 2);
+    assert_eq!(p.count_moves(Duplicates::Landings), 4);
+    let mut list = MoveList::new();
+    p.generate_with(Duplicates::Landings, &mut list);
+    assert_eq!(list.len(), 4);
+    // With a4 the only square between a3 and a5, each run has one stop: the counts agree.
+    let q: Turkish = pos("W:WKa1:Ba3,a5,h8");
+    assert_eq!(
+        q.count_moves(Duplicates::Landings),
+        q.count_moves(Duplicates::Keep)
+    );
+}

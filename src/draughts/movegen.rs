@@ -202,6 +202,8 @@ struct Captures<'a, R: Rules> {
     by_king: bool,
     best: u32,
     keep: bool,
+    /// A king's straight run counts once per square it could stop on ([`Duplicates::Landings`]).
+    landings: bool,
     /// Jump number of the first king captured in the current sequence, 0 if none (Italian).
     first_king: u32,
 }
@@ -390,7 +392,9 @@ impl<R: Rules> Captures<'_, R> {
         let mut found = false;
         let mut l = first;
         let mut last;
+        let mut stops = 0;
         loop {
+            stops += 1;
             for &d2 in &dirs[..n] {
                 // Back along -d lies the piece just captured: it still blocks (FMJD 4.11), or it
                 // is gone and turning back is not allowed (Thai, Turkish).
@@ -411,12 +415,15 @@ impl<R: Rules> Captures<'_, R> {
                 break;
             }
         }
-        // Straight on, from the furthest landing square.
+        // Straight on, from the furthest landing square; once per square it could have stopped
+        // on when counting landing paths.
         let next = self.victim(last, d, captured);
         if !next.is_empty() {
             found = true;
             let saved = self.note_king(captured | next, next);
-            self.king_jumped(next, d, captured | next, promotes);
+            for _ in 0..if self.landings { stops } else { 1 } {
+                self.king_jumped(next, d, captured | next, promotes);
+            }
             self.first_king = saved;
         }
         if !found {
@@ -507,7 +514,8 @@ fn captures<R: Rules, const WHITE: bool>(
         from: 0,
         by_king: false,
         best: 0,
-        keep: dup == Duplicates::Keep,
+        keep: dup.keeps_paths(),
+        landings: dup == Duplicates::Landings,
         first_king: 0,
     };
     for sq in s.capturing_men.iter() {

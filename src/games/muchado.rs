@@ -226,7 +226,7 @@ impl Captures<'_> {
             // D-M5: only the sequences with the most jumps over all pieces are legal.
             self.best = jumps;
             self.list.clear();
-        } else if self.dup == Duplicates::Merge && self.list.contains(&mv) {
+        } else if !self.dup.keeps_paths() && self.list.contains(&mv) {
             return; // D-M7: same start, end and jumped cells (and so the same effect): one move.
         }
         self.list.push(mv);

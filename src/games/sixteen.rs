@@ -279,7 +279,7 @@ impl Captures<'_> {
                 huff: self.huff,
             };
             // D-A1 / D-M7 analogue: same start, end and captured set is one move when merging.
-            if self.dup == Duplicates::Keep || !self.list[self.first..].contains(&mv) {
+            if self.dup.keeps_paths() || !self.list[self.first..].contains(&mv) {
                 self.list.push(mv);
             }
         }
