@@ -1,12 +1,15 @@
 //! The fast generator against the deliberately simple reference generator of `tests/reference`
-//! (written from the rules text, sharing no code with `src/`): perft for Frysk!, which has no
-//! published counts, and move lists along random games in the six foundation variants.
+//! (written from the rules text, sharing no code with `src/`): perft for Frysk! and Armenian, which
+//! have no published counts, and for Canadian beyond the published depths; Turkish under both
+//! path conventions; move lists along random games in ten variants.
 
 #[path = "reference/mod.rs"]
 mod reference;
 
 use reference::{RefMove, RefPos, RefVariant};
-use tempo::draughts::{Armenian, Brazilian, English, Frisian, Frysk, International, Russian, Turkish};
+use tempo::draughts::{
+    Armenian, Brazilian, Canadian, English, Frisian, Frysk, International, Killer, Russian, Turkish,
+};
 use tempo::game::{Duplicates, Game, MoveList, MoveStyle};
 use tempo::perft::perft;
 use tempo::zobrist::splitmix;
@@ -93,9 +96,19 @@ fn frysk_perft_agrees_with_the_reference_deep() {
     }
 }
 
-/// Armenian and Turkish perft at `depths`, merged and kept, against the simple generator.
+/// Armenian and Turkish perft at `depths`, merged and kept, against the simple generator; and
+/// counted kish's way (every square a king's straight run could stop on, `Duplicates::Landings`)
+/// against the reference's own count of every path.
 fn full_board_perft_agrees(depths: std::ops::RangeInclusive<u32>) {
     for depth in depths {
+        for v in [RefVariant::Armenian, RefVariant::Turkish] {
+            let ours = match v {
+                RefVariant::Armenian => perft(&Armenian::start(), depth, Duplicates::Landings),
+                _ => perft(&Turkish::start(), depth, Duplicates::Landings),
+            };
+            let theirs = reference::perft_every_path(&RefPos::start(v), depth);
+            assert_eq!(ours, theirs, "{v:?} landings d{depth}");
+        }
         for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
             let reference = |v| reference::perft(&RefPos::start(v), depth, keep);
             assert_eq!(
@@ -135,7 +148,66 @@ fn random_games_agree_with_the_reference() {
         + compare_games::<Frisian>(RefVariant::Frisian, 150, 200)
         + compare_games::<Frysk>(RefVariant::Frysk, 150, 200)
         + compare_games::<Turkish>(RefVariant::Turkish, 150, 200)
-        + compare_games::<Armenian>(RefVariant::Armenian, 150, 200);
+        + compare_games::<Armenian>(RefVariant::Armenian, 150, 200)
+        + compare_games::<Killer>(RefVariant::Killer, 150, 200)
+        + compare_games::<Canadian>(RefVariant::Canadian, 40, 250);
     eprintln!("{n} positions compared");
     assert!(n > 20_000, "only {n} positions compared");
+}
+
+/// Canadian perft beyond the published depths (the table stops at 10 plies from the start): from
+/// positions that random games reach after `plies` plies, perft at `depth` in both generators,
+/// merged and kept. Returns the number of positions checked.
+fn canadian_perft_beyond_the_table(games: u64, plies: &[usize], depth: u32) -> usize {
+    let mut checked = 0;
+    let mut list = MoveList::new();
+    for game in 0..games {
+        let mut pos = Canadian::start();
+        let mut rpos = RefPos::start(RefVariant::Canadian);
+        let mut seed = splitmix(game ^ 0xCA7AD1A7);
+        for ply in 1..=*plies.iter().max().unwrap() {
+            pos.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            seed = splitmix(seed);
+            let mv = list[(seed % list.len() as u64) as usize];
+            let text = pos.format_move(&mv, MoveStyle::Hub);
+            let rmv = rpos
+                .moves(false)
+                .into_iter()
+                .find(|m| hub(m) == text)
+                .expect("the reference has the move");
+            pos = pos.play(&mv);
+            rpos = rpos.play(&rmv);
+            if plies.contains(&ply) {
+                for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
+                    assert_eq!(
+                        perft(&pos, depth, dup),
+                        reference::perft(&rpos, depth, keep),
+                        "Canadian d{depth} {dup:?} at {}",
+                        pos.to_fen()
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn canadian_perft_beyond_the_table_agrees_with_the_reference() {
+    // rules.md §6: Canadian is the International rules on 12x12; the published counts end at
+    // depth 10, so deeper trees are checked against the simple generator: positions 11 to 80
+    // plies from the start (kings appear in the later ones), three plies deep.
+    let n = canadian_perft_beyond_the_table(8, &[11, 20, 40, 60, 80], 3);
+    assert!(n >= 30, "only {n} positions checked");
+}
+
+#[test]
+#[ignore = "deeper Canadian perft against the slow reference: minutes"]
+fn canadian_perft_beyond_the_table_agrees_with_the_reference_deep() {
+    let n = canadian_perft_beyond_the_table(20, &[11, 15, 25, 40, 60, 80, 100], 4);
+    assert!(n >= 100, "only {n} positions checked");
 }

@@ -1,6 +1,6 @@
-//! A deliberately simple, independent reference move generator for eight draughts variants
-//! (International, Russian, Brazilian, English checkers, Frisian, Frysk!, and the orthogonal
-//! all-squares games Turkish Dama and Armenian Tama).
+//! A deliberately simple, independent reference move generator for eleven draughts variants
+//! (International, Canadian on 12x12, Killer, Russian, Brazilian, English checkers, Frisian,
+//! Frysk!, Thai, and the orthogonal all-squares games Turkish Dama and Armenian Tama).
 //!
 //! It exists only to cross-check the engine's fast bitboard generator, so it shares no code with
 //! the `tempo` crate and is written straight from `rules.md` (sections 2, 3, 5, 6, 7 and the
@@ -41,13 +41,19 @@ pub enum RefVariant {
     Armenian,
     /// Thai draughts (Mak-hot), rules.md §6 Thai row; its open details are [`ThaiRules`].
     Thai,
+    /// Canadian draughts: the International rules on a 12x12 board, 30 men a side (rules.md §6).
+    Canadian,
+    /// Killer draughts: International rules, and a king whose last captured piece is a king must
+    /// stop on the square right behind it (rules.md §6, mindsports).
+    Killer,
 }
 
 impl RefVariant {
     /// Board width and height in cells.
     pub fn size(self) -> usize {
         match self {
-            RefVariant::International | RefVariant::Frisian | RefVariant::Frysk => 10,
+            RefVariant::International | RefVariant::Frisian | RefVariant::Frysk | RefVariant::Killer => 10,
+            RefVariant::Canadian => 12,
             RefVariant::Russian | RefVariant::Brazilian | RefVariant::English | RefVariant::Thai => 8,
             RefVariant::Turkish | RefVariant::Armenian => 8,
         }
@@ -94,7 +100,9 @@ impl RefVariant {
     pub fn start_fen(self) -> &'static str {
         match self {
             // FMJD 2.8, 3.3; Frisian Art. 1-6.
-            RefVariant::International | RefVariant::Frisian => "W:W31-50:B1-20",
+            RefVariant::International | RefVariant::Frisian | RefVariant::Killer => "W:W31-50:B1-20",
+            // rules.md §6: five rows of men on 12x12.
+            RefVariant::Canadian => "W:W43-72:B1-30",
             // rules.md §3.2 and §6.
             RefVariant::Russian | RefVariant::Brazilian => "W:W21-32:B1-12",
             // rules.md §6 and §7.1: in English checkers Black (on 1-12) moves first.
@@ -193,7 +201,7 @@ pub struct KingCounter {
 pub struct RefPos {
     pub variant: RefVariant,
     /// `board[row][col]`, only the first `variant.size()` rows and columns are used.
-    pub board: [[Option<Piece>; 10]; 10],
+    pub board: [[Option<Piece>; 12]; 12],
     pub to_move: Side,
     /// Indexed by side: `[White, Black]`. Always cleared outside Frisian / Frysk!.
     pub king_counters: [KingCounter; 2],
@@ -262,7 +270,7 @@ impl RefPos {
     pub fn empty(v: RefVariant) -> RefPos {
         RefPos {
             variant: v,
-            board: [[None; 10]; 10],
+            board: [[None; 12]; 12],
             to_move: Side::White,
             king_counters: [KingCounter::default(); 2],
             turkish_promotion: TURKISH_MID_CAPTURE_PROMOTION,
@@ -578,7 +586,7 @@ impl CaptureSearch<'_> {
         if jumps.is_empty() {
             // A sequence must be continued as long as possible (FMJD 4.5, Russian §3.3,
             // Frisian Art. 10): it ends only here, where no further jump exists.
-            if !captured.is_empty() {
+            if !captured.is_empty() && self.killer_allows_stop(at, king, captured, path) {
                 self.record(king, captured, path);
             }
             return;
@@ -624,6 +632,27 @@ impl CaptureSearch<'_> {
                 captured.pop();
             }
         }
+    }
+
+    /// Killer draughts (rules.md §6): when the last piece a king captures is a king, the king
+    /// halts on the square right behind it. Every other sequence may stop where it ends.
+    fn killer_allows_stop(&self, at: Rc, king: bool, captured: &[Rc], path: &[Rc]) -> bool {
+        if self.variant() != RefVariant::Killer || !king {
+            return true;
+        }
+        let victim = *captured.last().expect("a capture");
+        if !self
+            .board
+            .at(victim)
+            .expect("captured piece stays until the end")
+            .king
+        {
+            return true;
+        }
+        // The square before `at` on the path is where the king jumped from; the line runs on.
+        let before = path[path.len() - 2];
+        let dir = ((at.0 - before.0).signum(), (at.1 - before.1).signum());
+        at == (victim.0 + dir.0, victim.1 + dir.1)
     }
 
     /// Stores a finished sequence. `king_now` tells whether the piece is a king at its end.
@@ -703,7 +732,7 @@ impl RefPos {
         match self.variant {
             // FMJD 4.13-4.14 (Brazilian = International on 8x8): the largest number of pieces,
             // a king counting as a man; free choice among equals.
-            RefVariant::International | RefVariant::Brazilian => {
+            RefVariant::International | RefVariant::Brazilian | RefVariant::Canadian | RefVariant::Killer => {
                 let best = seqs.iter().map(|s| s.mv.captured.len()).max().unwrap_or(0);
                 seqs.into_iter().filter(|s| s.mv.captured.len() == best).collect()
             }
