@@ -782,31 +782,33 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
     let promo = promotion_row::<R, WHITE>();
     let mut total = 0;
     if s.any_capture() && !s.king_captures && R::KING_MOVE_LIMIT == 0 {
-        // Men's sequences found with shifts are made on the piece sets like quiet moves.
+        // Men's sequences found with shifts are made on the piece sets like quiet moves. With
+        // single jumps there is at most one visit per direction: one pass collects them all.
+        const { assert!(MAKE_JUMPS == 1) };
+        let mut found = [(0usize, BitsOf::<R>::EMPTY); 8];
+        let mut k = 0;
         let mut ends = [0u32; 3];
-        if man_sequences::<R, WHITE, MAKE_JUMPS>(&s, |j, _, land| ends[j] += land.count())
-            && let Some(fewest) = fewest_kept::<R>(&s, &ends)
+        if man_sequences::<R, WHITE, MAKE_JUMPS>(&s, |j, path, land| {
+            ends[j] += land.count();
+            found[k & 7] = (path[0], land);
+            k += 1;
+        }) && let Some(fewest) = fewest_kept::<R>(&s, &ends)
+            && fewest == 1
         {
             let (dirs, _) = man_capture_dirs::<R, WHITE>();
-            man_sequences::<R, WHITE, MAKE_JUMPS>(&s, |jumps, path, landings| {
-                if jumps < fewest {
-                    return;
-                }
+            for &(i, landings) in &found[..k] {
+                let d = dirs[i];
                 for l in landings.iter() {
                     let land = BitsOf::<R>::bit(l);
-                    // Back from the landing square to the start, picking up the pieces taken.
-                    let (mut sq, mut taken) = (land, BitsOf::<R>::EMPTY);
-                    for &i in path[..jumps].iter().rev() {
-                        let victim = R::Board::step(sq, -dirs[i]);
-                        taken |= victim;
-                        sq = R::Board::step(victim, -dirs[i]);
-                    }
+                    // Back from the landing square to the start over the piece taken.
+                    let taken = R::Board::step(land, -d);
+                    let sq = R::Board::step(taken, -d);
                     // FMJD 4.15: crowned when the capture ends on the promotion row.
                     let kings = (all_kings & !taken) | (land & promo);
                     total += count_reply::<R, WHITE>(own ^ sq ^ land, opp ^ taken, kings, dup);
                 }
-            });
-            if ends.iter().any(|&e| e > 0) {
+            }
+            if k > 0 {
                 return total;
             }
         }
