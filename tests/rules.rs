@@ -592,3 +592,57 @@ fn d_a1_a_straight_king_run_is_one_path_but_kish_counts_each_stop() {
         q.count_moves(Duplicates::Keep)
     );
 }
+
+#[test]
+fn italian_precedence_the_earliest_king() {
+    // FID RegTec art. 6 (rules.md §6 Italian): equal pieces (two), both by the king, one king
+    // taken either way; the sequence that meets the king first must be taken. The king c4 can go
+    // over b5 (man) then b7 (king), or over d5 (king) then f7 (man): only the second is legal.
+    let p: Italian = pos("W:WKc4:Bb5,Kd5,f7,Kb7");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    let after = play(&p, &m[0]);
+    assert_eq!(after.to_hub(), pos::<Italian>("B:WKg8:Bb5,Kb7").to_hub());
+}
+
+#[test]
+fn italian_and_spanish_men_capture_forward_only() {
+    // rules.md §6: Italian and Spanish men never capture backwards. The white man c4 has a black
+    // man behind it on b3 with a2 empty: no capture, only its two forward steps.
+    let p: Italian = pos("W:Wc4:Bb3,g8");
+    assert!(moves(&p).iter().all(|m| m.contains('-')), "{:?}", moves(&p));
+    let s: Spanish = pos("W:Wc4:Bb3,g8");
+    assert!(moves(&s).iter().all(|m| m.contains('-')), "{:?}", moves(&s));
+    // International men do capture backwards (FMJD 4.2), here on the 8x8 Brazilian board.
+    let b: Brazilian = pos("W:Wc3:Bb2,h8");
+    assert!(moves(&b).iter().all(|m| m.contains('x')), "{:?}", moves(&b));
+}
+
+#[test]
+fn portuguese_has_the_spanish_precedence() {
+    // rules.md §6: Portuguese plays the Spanish rules. As in the Spanish test: one piece either
+    // way, and taking the king beats taking the man.
+    let p: Portuguese = pos("W:Wc2,g2:BKd3,f3");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(play(&p, &m[0]).kings().is_empty());
+}
+
+#[test]
+fn thai_man_reaching_the_last_row_in_a_capture_stops_there() {
+    // rules.md §6 Thai: a man reaching the last row during a capture stops and is crowned. b6
+    // takes c7 and lands on d8; a king there could go on over e7, the crowned man may not.
+    let p: Thai = pos("W:Wb6:Bc7,e7,h2");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].split('x').count() - 2, 1, "one piece taken: {m:?}");
+    let after = play(&p, &m[0]);
+    assert_eq!(after.kings().count(), 1, "crowned on d8");
+    // Russian (FSR 1.5.15) goes on as a king over e7.
+    let r: Russian = pos("W:Wb6:Bc7,e7,h2");
+    assert!(
+        moves(&r).iter().all(|mv| mv.split('x').count() - 2 == 2),
+        "{:?}",
+        moves(&r)
+    );
+}
