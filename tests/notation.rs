@@ -1,7 +1,7 @@
 //! Positions and moves as text: PDN FEN, the Hub position string, numeric, Hub and algebraic moves.
 
-use tempo::draughts::{Brazilian, English, International, Russian};
-use tempo::game::{Game, MoveError, MoveStyle, PositionError};
+use tempo::draughts::{Brazilian, English, International, Italian, Russian, Spanish};
+use tempo::game::{Game, MoveError, MoveList, MoveStyle, PositionError};
 
 #[test]
 fn fen_reads_ranges_kings_any_order_and_a_trailing_dot() {
@@ -165,4 +165,25 @@ fn algebraic_moves_for_russian_and_brazilian() {
         b.format_move(&b.parse_move("c3-b4").unwrap(), MoveStyle::Standard),
         "c3-b4"
     );
+}
+
+#[test]
+fn hub_captures_list_the_taken_squares_in_ascending_order_on_mirrored_boards_too() {
+    // protocols.md (Scan's Hub): `fromxto` then every captured square in ascending order. The
+    // mirrored boards (Italian, Spanish) number each row the other way round from the layout,
+    // which once leaked into this order (found by the reference cross-check: `2x4x7x6`).
+    let p = Italian::from_fen("W:WK2,16,24,30,32:B6,7,12,19,22").unwrap();
+    let mut list = MoveList::new();
+    p.generate(&mut list);
+    let hub: Vec<String> = list.iter().map(|m| p.format_move(m, MoveStyle::Hub)).collect();
+    assert!(hub.contains(&"2x4x6x7".to_string()), "{hub:?}");
+    let s = Spanish::from_fen("B:W15,21,22,26:B8,14,16,17,K31").unwrap();
+    s.generate(&mut list);
+    let hub: Vec<String> = list.iter().map(|m| s.format_move(m, MoveStyle::Hub)).collect();
+    for text in &hub {
+        let taken: Vec<u32> = text.split('x').skip(2).map(|n| n.parse().unwrap()).collect();
+        assert!(taken.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert_eq!(s.parse_move(text).map(|m| s.format_move(&m, MoveStyle::Hub)), Ok(text.clone()));
+    }
+    assert!(hub.iter().any(|t| t.split('x').count() > 3), "{hub:?}");
 }

@@ -158,7 +158,11 @@ pub(super) fn format_move<R: Rules>(pos: &Draughts<R>, mv: &Move<BitsOf<R>>, sty
             let mut s = numeric_name::<R>(mv.from.into());
             s.push(if capture { 'x' } else { '-' });
             s.push_str(&numeric_name::<R>(mv.to.into()));
-            for c in mv.captured.iter() {
+            // Ascending by square number, not by bit: on the mirrored boards (Italian, Spanish)
+            // the layout runs each row the other way round.
+            let mut taken: Vec<u32> = mv.captured.iter().collect();
+            taken.sort_by_key(|&c| R::Board::number_of(c));
+            for c in taken {
                 s.push('x');
                 s.push_str(&numeric_name::<R>(c));
             }
