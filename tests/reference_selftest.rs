@@ -6,7 +6,8 @@ mod reference;
 
 use reference::{
     MidCapturePromotion, RefMove, RefPos, RefVariant, Side, TURKISH_MID_CAPTURE_PROMOTION, full_rc_to_square,
-    full_square_to_rc, perft, perft_every_path, rc_to_square, square_to_rc,
+    full_square_to_rc, mirrored_rc_to_square, mirrored_square_to_rc, perft, perft_every_path, rc_to_square,
+    square_to_rc,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -84,6 +85,62 @@ const ENGLISH: &[(u32, u64, u64)] = &[
     (12, 388617999, 388623673),
 ];
 
+const ITALIAN: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7361, 7361),
+    (6, 36473, 36473),
+    (7, 177532, 177532),
+    (8, 828783, 828783),
+    (9, 3860875, 3860875),
+    (10, 17761384, 17761384),
+];
+
+/// Spanish; Portuguese has the same rules and start (rules.md §6).
+const SPANISH: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7361, 7361),
+    (6, 36473, 36473),
+    (7, 177532, 177532),
+    (8, 828783, 828783),
+    (9, 3860866, 3860866),
+    (10, 17743464, 17743464),
+    (11, 81383200, 81383200),
+];
+
+const CZECH: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7361, 7361),
+    (6, 36768, 36768),
+    (7, 179740, 179740),
+    (8, 845931, 845931),
+    (9, 3963671, 3963671),
+    (10, 18368918, 18368918),
+    (11, 84967210, 84967210),
+];
+
+const POOL: &[(u32, u64, u64)] = &[
+    (1, 7, 7),
+    (2, 49, 49),
+    (3, 302, 302),
+    (4, 1469, 1469),
+    (5, 7482, 7482),
+    (6, 37986, 37986),
+    (7, 190146, 190146),
+    (8, 929896, 929902),
+    (9, 4570534, 4570615),
+    (10, 22435955, 22442551),
+    (11, 110833952, 110877932),
+];
+
 /// Checks perft from the start position for every listed depth in `depths`: the merged count
 /// always, the kept count where it differs from merged and at the deepest depth.
 fn check_perft(v: RefVariant, table: &[(u32, u64, u64)], depths: std::ops::RangeInclusive<u32>) {
@@ -97,8 +154,8 @@ fn check_perft(v: RefVariant, table: &[(u32, u64, u64)], depths: std::ops::Range
 }
 
 // Default runs (test profile, opt-level 3, one core each): International d1-8 ~5 s (d8 is the
-// first depth where merged != kept), Frisian d1-7 < 1 s, Russian / Brazilian / English d1-8
-// < 1 s each. The ignored ones take 20 s to 5 min each (timings in their reasons).
+// first depth where merged != kept), Frisian d1-7 < 1 s, Russian / Brazilian / English / Italian /
+// Spanish / Czech / Pool d1-8 ~1 s each. The ignored ones take 20 s to 5 min each (timings in their reasons).
 
 #[test]
 fn perft_international() {
@@ -153,6 +210,52 @@ fn perft_english() {
 #[ignore = "slow: English d9-11, ~100 s"]
 fn perft_english_deep() {
     check_perft(RefVariant::English, ENGLISH, 9..=11);
+}
+
+#[test]
+fn perft_italian() {
+    check_perft(RefVariant::Italian, ITALIAN, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: Italian d9-10, ~20 s"]
+fn perft_italian_deep() {
+    check_perft(RefVariant::Italian, ITALIAN, 9..=10);
+}
+
+#[test]
+fn perft_spanish() {
+    check_perft(RefVariant::Spanish, SPANISH, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: Spanish d9-10, ~20 s"]
+fn perft_spanish_deep() {
+    check_perft(RefVariant::Spanish, SPANISH, 9..=10);
+}
+
+#[test]
+fn perft_czech() {
+    check_perft(RefVariant::Czech, CZECH, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: Czech d9-10, ~20 s"]
+fn perft_czech_deep() {
+    check_perft(RefVariant::Czech, CZECH, 9..=10);
+}
+
+/// Pool d8 is the first depth where merged != kept, and differs from Russian (929899): a man
+/// passing the last row mid-capture stays a man.
+#[test]
+fn perft_pool() {
+    check_perft(RefVariant::Pool, POOL, 1..=8);
+}
+
+#[test]
+#[ignore = "slow: Pool d9-10, ~27 s"]
+fn perft_pool_deep() {
+    check_perft(RefVariant::Pool, POOL, 9..=10);
 }
 
 // Very deep checks, minutes each; run with `cargo test --test reference_selftest -- --ignored`.
@@ -252,6 +355,53 @@ fn square_numbering_7_1() {
         assert_eq!(rc_to_square(size, 0, 0), None);
         assert_eq!(rc_to_square(size, -1, 1), None);
     }
+}
+
+/// Italian (FID) and Spanish: the mirrored board (rules.md §6 Notes, §7.1), 1 = a8, 4 = g8,
+/// 5 = b7, 29 = b1, 32 = h1; a1 is not a playing square, h1 is.
+#[test]
+fn mirrored_square_numbering_7_1() {
+    assert_eq!(mirrored_square_to_rc(8, 1), (0, 0));
+    assert_eq!(mirrored_square_to_rc(8, 4), (0, 6));
+    assert_eq!(mirrored_square_to_rc(8, 5), (1, 1));
+    assert_eq!(mirrored_square_to_rc(8, 29), (7, 1));
+    assert_eq!(mirrored_square_to_rc(8, 32), (7, 7));
+    for n in 1..=32u8 {
+        let (r, c) = mirrored_square_to_rc(8, n);
+        assert_eq!(mirrored_rc_to_square(8, r, c), Some(n));
+        for v in [RefVariant::Italian, RefVariant::Spanish] {
+            assert_eq!(v.square_to_rc(n), (r, c));
+        }
+    }
+    assert_eq!(mirrored_rc_to_square(8, 7, 0), None);
+    assert_eq!(RefVariant::Italian.rc_to_square(7, 0), None);
+    assert_eq!(RefVariant::Italian.rc_to_square(7, 7), Some(32));
+    assert_eq!(RefVariant::Czech.rc_to_square(7, 0), Some(29));
+}
+
+/// The four new 8x8 starts (rules.md §6): 12 men each on 1-12 / 21-32; Black first in pool.
+#[test]
+fn starts_of_italian_spanish_czech_pool() {
+    for v in [RefVariant::Italian, RefVariant::Spanish, RefVariant::Czech] {
+        let p = RefPos::start(v);
+        assert_eq!(p.to_move, Side::White, "{v:?}");
+        assert_eq!(p.count(Side::White), (12, 0));
+        assert_eq!(p.count(Side::Black), (12, 0));
+        assert_eq!(p.moves(false).len(), 7, "{v:?}");
+        assert!(p.moves(false).iter().all(|m| (21..=24).contains(&m.from)));
+    }
+    let pool = RefPos::start(RefVariant::Pool);
+    assert_eq!(pool.to_move, Side::Black);
+    assert!(pool.moves(false).iter().all(|m| (9..=12).contains(&m.from)));
+    // Italian: 24 (h3) is on the edge of the mirrored board and has one step, to 20 (g4).
+    let italian = RefPos::start(RefVariant::Italian);
+    let from24: Vec<u8> = italian
+        .moves(false)
+        .iter()
+        .filter(|m| m.from == 24)
+        .map(|m| m.to)
+        .collect();
+    assert_eq!(from24, vec![20]);
 }
 
 #[test]
@@ -455,6 +605,124 @@ fn english_black_moves_first() {
     let p = RefPos::start(RefVariant::English);
     assert_eq!(p.to_move, Side::Black);
     assert!(p.moves(false).iter().all(|m| (9..=12).contains(&m.from)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Italian, Spanish / Portuguese, Czech, pool checkers (rules.md §6)
+// ---------------------------------------------------------------------------------------------
+
+/// Italian (FID, rules.md §6): men may not capture kings, so 22 cannot take the king on 18 and
+/// 24 cannot take the king on 20. The Spanish man may: there 24x15 takes a king and 22x13 a man,
+/// and on equal count the most kings must be taken (rules.md §6 Spanish row).
+#[test]
+fn italian_men_may_not_capture_kings_spanish_most_kings() {
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, "W:W22:BK18").moves(false)),
+        vec![mv(22, 19, &[], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Spanish, "W:W22:BK18").moves(false)),
+        vec![mv(22, 13, &[18], false)]
+    );
+    let fen = "W:W22,24:B18,K20";
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, fen).moves(false)),
+        vec![mv(22, 13, &[18], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Spanish, fen).moves(false)),
+        vec![mv(24, 15, &[20], false)]
+    );
+}
+
+/// Italian (FID, rules.md §6): kings are short and, on equal count, a capture with a king comes
+/// before a capture with a man: K32x23 (over 28), not 22x13 (over 18).
+#[test]
+fn italian_king_captures_first() {
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, "W:W22,K32:B18,28").moves(false)),
+        vec![mv(32, 23, &[28], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, "W:WK22:B").moves(false)),
+        vec![
+            mv(22, 18, &[], false),
+            mv(22, 19, &[], false),
+            mv(22, 26, &[], false),
+            mv(22, 27, &[], false),
+        ]
+    );
+}
+
+/// Italian (FID, rules.md §6): the king on 22 takes two pieces either way, 18 then 10 (to 6) or
+/// 19 then 12 (to 8). With kings on 18 and 12: one king each, and the sequence meeting a king
+/// first (at its first jump) must be taken. With kings on 18, 19 and 12 the second sequence
+/// takes two kings, which comes first.
+#[test]
+fn italian_most_kings_then_earliest_king() {
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, "W:WK22:BK18,10,19,K12").moves(false)),
+        vec![mv(22, 6, &[10, 18], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, "W:WK22:BK18,10,K19,K12").moves(false)),
+        vec![mv(22, 8, &[12, 19], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Italian, "W:WK22:B18,10,19,12").moves(false)),
+        vec![mv(22, 6, &[10, 18], false), mv(22, 8, &[12, 19], false)]
+    );
+}
+
+/// Czech (rules.md §6): a king that can capture must; otherwise free choice among the men's
+/// sequences (no majority). The king, flying over 27, must land on 14 to go on over 10
+/// (D-A1: a capture once begun is continued).
+#[test]
+fn czech_king_capture_first_otherwise_free() {
+    assert_eq!(
+        summary(&pos(RefVariant::Czech, "W:W21,K32:B10,17,27").moves(false)),
+        vec![mv(32, 3, &[10, 27], false), mv(32, 7, &[10, 27], false)]
+    );
+    assert_eq!(
+        summary(&pos(RefVariant::Czech, "W:W21,32:B10,17,27").moves(false)),
+        vec![mv(21, 7, &[10, 17], false), mv(32, 23, &[27], false)]
+    );
+}
+
+/// Czech and pool checkers (free choice): a flying king must land where its capture can go on,
+/// as in Russian (after 25 only on 18, to take 14).
+#[test]
+fn czech_and_pool_king_lands_where_capture_continues() {
+    for v in [RefVariant::Czech, RefVariant::Pool] {
+        let moves = pos(v, "W:WK29:B14,25").moves(true);
+        assert_eq!(
+            summary(&moves),
+            vec![mv(29, 5, &[14, 25], false), mv(29, 9, &[14, 25], false)],
+            "{v:?}"
+        );
+        assert!(moves.iter().all(|m| m.path[1] == 18), "{v:?}");
+    }
+}
+
+/// Pool checkers (rules.md §6): a man passing the last row mid-capture stays a man and goes on
+/// capturing as a man, backward (11x2x9, unpromoted); Czech men capture forward only, so 11x2
+/// ends on the last row and promotes.
+#[test]
+fn pool_passing_promotion_czech_forward_only() {
+    let fen = "W:W11:B6,7";
+    let pool = pos(RefVariant::Pool, fen);
+    let moves = pool.moves(false);
+    assert_eq!(summary(&moves), vec![mv(11, 9, &[6, 7], false)]);
+    assert_eq!(moves[0].path, vec![11, 2, 9]);
+    assert_eq!(
+        summary(&pos(RefVariant::Czech, fen).moves(false)),
+        vec![mv(11, 2, &[7], true)]
+    );
+    // Free choice among the men's sequences, backward captures included (21x7 or 32x23).
+    assert_eq!(
+        summary(&pos(RefVariant::Pool, "W:W21,32:B10,17,27").moves(false)),
+        vec![mv(21, 7, &[10, 17], false), mv(32, 23, &[27], false)]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

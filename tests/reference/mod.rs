@@ -1,6 +1,7 @@
-//! A deliberately simple, independent reference move generator for eleven draughts variants
-//! (International, Canadian on 12x12, Killer, Russian, Brazilian, English checkers, Frisian,
-//! Frysk!, Thai, and the orthogonal all-squares games Turkish Dama and Armenian Tama).
+//! A deliberately simple, independent reference move generator for fifteen draughts variants
+//! (International, Canadian on 12x12, Killer, Russian, Brazilian, English checkers, American pool
+//! checkers, Czech, Italian and Spanish (= Portuguese) on the mirrored 8x8 board, Frisian, Frysk!,
+//! Thai, and the orthogonal all-squares games Turkish Dama and Armenian Tama).
 //!
 //! It exists only to cross-check the engine's fast bitboard generator, so it shares no code with
 //! the `tempo` crate and is written straight from `rules.md` (sections 2, 3, 5, 6, 7 and the
@@ -9,7 +10,9 @@
 //! `Vec`.
 //!
 //! Orientation (rules.md §7.1): row 0 is the top of the board (Black's side), column 0 is the
-//! left as White sees it. White men move up (towards row 0), Black men move down.
+//! left as White sees it. White men move up (towards row 0), Black men move down. Italian and
+//! Spanish use the mirrored board (rules.md §6 Notes, §7.1): the playing squares are the other
+//! colour, 1 = a8 ... 32 = h1 (see [`mirrored_square_to_rc`]).
 //!
 //! Turkish and Armenian (rules.md §6) use every square of the 8x8 board and capture
 //! orthogonally with captured pieces removed at once; they have their own capture search and
@@ -46,6 +49,18 @@ pub enum RefVariant {
     /// Killer draughts: International rules, and a king whose last captured piece is a king must
     /// stop on the square right behind it (rules.md §6, mindsports).
     Killer,
+    /// Italian draughts (FID, rules.md §6 Italian row): mirrored board, short kings, men capture
+    /// forward only and never a king; the four-step precedence.
+    Italian,
+    /// Spanish draughts (rules.md §6 Spanish row), also the rules of Portuguese (Damas clássicas):
+    /// mirrored board, flying kings, men capture forward only; most pieces, then most kings.
+    Spanish,
+    /// Czech draughts (rules.md §6 Czech row): flying kings, men capture forward only; a king
+    /// capture comes before a man's, otherwise free choice.
+    Czech,
+    /// American pool checkers (rules.md §6 Pool row): Black first, men capture backward too,
+    /// flying kings, free choice, promotion only when the move ends on the last row.
+    Pool,
 }
 
 impl RefVariant {
@@ -55,6 +70,7 @@ impl RefVariant {
             RefVariant::International | RefVariant::Frisian | RefVariant::Frysk | RefVariant::Killer => 10,
             RefVariant::Canadian => 12,
             RefVariant::Russian | RefVariant::Brazilian | RefVariant::English | RefVariant::Thai => 8,
+            RefVariant::Italian | RefVariant::Spanish | RefVariant::Czech | RefVariant::Pool => 8,
             RefVariant::Turkish | RefVariant::Armenian => 8,
         }
     }
@@ -73,10 +89,17 @@ impl RefVariant {
         }
     }
 
+    /// Italian and Spanish play on the mirrored 8x8 board, a1 not playable (rules.md §6 Notes).
+    pub fn is_mirrored(self) -> bool {
+        matches!(self, RefVariant::Italian | RefVariant::Spanish)
+    }
+
     /// `(row, col)` of square `n` in this variant's numbering.
     pub fn square_to_rc(self, n: u8) -> (i32, i32) {
         if self.uses_every_square() {
             full_square_to_rc(self.size(), n)
+        } else if self.is_mirrored() {
+            mirrored_square_to_rc(self.size(), n)
         } else {
             square_to_rc(self.size(), n)
         }
@@ -86,9 +109,25 @@ impl RefVariant {
     pub fn rc_to_square(self, row: i32, col: i32) -> Option<u8> {
         if self.uses_every_square() {
             full_rc_to_square(self.size(), row, col)
+        } else if self.is_mirrored() {
+            mirrored_rc_to_square(self.size(), row, col)
         } else {
             rc_to_square(self.size(), row, col)
         }
+    }
+
+    /// Kings that move and capture one step only: English checkers and Italian (rules.md §6).
+    fn short_kings(self) -> bool {
+        matches!(self, RefVariant::English | RefVariant::Italian)
+    }
+
+    /// Men capture forward only (rules.md §6, "men capture back?" = no): English, Italian,
+    /// Spanish / Portuguese, Czech.
+    fn men_capture_forward_only(self) -> bool {
+        matches!(
+            self,
+            RefVariant::English | RefVariant::Italian | RefVariant::Spanish | RefVariant::Czech
+        )
     }
 
     /// Frisian and Frysk! share every rule except the setup (rules.md §2.9).
@@ -103,10 +142,15 @@ impl RefVariant {
             RefVariant::International | RefVariant::Frisian | RefVariant::Killer => "W:W31-50:B1-20",
             // rules.md §6: five rows of men on 12x12.
             RefVariant::Canadian => "W:W43-72:B1-30",
-            // rules.md §3.2 and §6.
-            RefVariant::Russian | RefVariant::Brazilian => "W:W21-32:B1-12",
-            // rules.md §6 and §7.1: in English checkers Black (on 1-12) moves first.
-            RefVariant::English => "B:W21-32:B1-12",
+            // rules.md §3.2 and §6; Italian (PDN 22,W), Spanish (24,W), Czech: White first.
+            RefVariant::Russian
+            | RefVariant::Brazilian
+            | RefVariant::Italian
+            | RefVariant::Spanish
+            | RefVariant::Czech => "W:W21-32:B1-12",
+            // rules.md §6 and §7.1: in English checkers and pool checkers (PDN 21,B and 23,B)
+            // Black (on 1-12) moves first.
+            RefVariant::English | RefVariant::Pool => "B:W21-32:B1-12",
             // rules.md §6 Thai row: 8 men a side on the two rows nearest each player, Black
             // first (PDN GameType 31,B).
             RefVariant::Thai => "B:W25-32:B1-8",
@@ -230,6 +274,27 @@ pub fn square_to_rc(size: usize, n: u8) -> (i32, i32) {
 pub fn rc_to_square(size: usize, row: i32, col: i32) -> Option<u8> {
     let s = size as i32;
     if row < 0 || col < 0 || row >= s || col >= s || (row + col) % 2 == 0 {
+        return None;
+    }
+    Some((row * (s / 2) + col / 2 + 1) as u8)
+}
+
+/// `(row, col)` of square `n` on the mirrored board (Italian FID numbering, Spanish; rules.md
+/// §7.1): as [`square_to_rc`] but column `2k` on even rows and `2k+1` on odd rows, so 1 = a8,
+/// 4 = g8, 5 = b7, 29 = b1, 32 = h1.
+pub fn mirrored_square_to_rc(size: usize, n: u8) -> (i32, i32) {
+    let per_row = (size / 2) as i32;
+    let i = (n as i32 - 1) / per_row;
+    let k = (n as i32 - 1) % per_row;
+    let col = if i % 2 == 0 { 2 * k } else { 2 * k + 1 };
+    (i, col)
+}
+
+/// Square number of `(row, col)` on the mirrored board, or `None` off the board or on a square
+/// that is not playable there (a1 is not: rules.md §6 Notes).
+pub fn mirrored_rc_to_square(size: usize, row: i32, col: i32) -> Option<u8> {
+    let s = size as i32;
+    if row < 0 || col < 0 || row >= s || col >= s || (row + col) % 2 == 1 {
         return None;
     }
     Some((row * (s / 2) + col / 2 + 1) as u8)
@@ -459,8 +524,13 @@ struct Jump {
 /// A complete capture sequence found by the search, before precedence is applied.
 struct Sequence {
     mv: RefMove,
-    /// The capturing piece was a king when the move started (Frisian Art. 12).
+    /// The capturing piece was a king when the move started (Frisian Art. 12, Italian, Czech).
     by_king: bool,
+    /// How many of the captured pieces are kings (Spanish, Italian precedence).
+    kings_captured: usize,
+    /// 0-based jump number at which the first king was captured, `None` if no king was (Italian:
+    /// the sequence that meets a king earliest).
+    first_king: Option<usize>,
 }
 
 /// Everything the recursive search needs. `board` is the position with the moving piece lifted
@@ -496,12 +566,14 @@ impl CaptureSearch<'_> {
             let mut dirs = DIAGONALS.to_vec();
             dirs.extend_from_slice(&ORTHOGONALS);
             dirs
-        } else if v == RefVariant::English && !king {
-            // English checkers: men capture forward only (rules.md §6).
+        } else if v.men_capture_forward_only() && !king {
+            // English checkers, Italian, Spanish / Portuguese, Czech: men capture forward only
+            // (rules.md §6).
             let f = self.side.forward();
             vec![(f, -1), (f, 1)]
         } else {
-            // FMJD 4.1-4.2 (men capture backward too), Russian §3.3, English kings.
+            // FMJD 4.1-4.2 (men capture backward too), Russian §3.3, pool checkers (rules.md §6),
+            // and every king.
             DIAGONALS.to_vec()
         }
     }
@@ -520,7 +592,7 @@ impl CaptureSearch<'_> {
 
     /// Every jump available to a piece on `at`.
     fn jumps(&self, at: Rc, king: bool, captured: &[Rc]) -> Vec<Jump> {
-        let flying = king && self.variant() != RefVariant::English;
+        let flying = king && !self.variant().short_kings();
         let mut result = Vec::new();
         for (dr, dc) in self.capture_directions(king) {
             if flying {
@@ -549,9 +621,18 @@ impl CaptureSearch<'_> {
                     });
                 }
             } else {
-                // Man (and English short king): piece, enemy, empty on consecutive squares.
+                // Man (and English / Italian short king): piece, enemy, empty on consecutive
+                // squares.
                 let victim = (at.0 + dr, at.1 + dc);
                 let land = (at.0 + 2 * dr, at.1 + 2 * dc);
+                if !king
+                    && self.variant() == RefVariant::Italian
+                    && self.board.on_board(victim)
+                    && self.board.at(victim).is_some_and(|p| p.king)
+                {
+                    // Italian (FID, rules.md §6): men may not capture kings.
+                    continue;
+                }
                 if self.board.on_board(victim) && self.is_capturable(victim, captured) && self.is_empty(land)
                 {
                     result.push(Jump {
@@ -597,11 +678,17 @@ impl CaptureSearch<'_> {
                 continue;
             }
             let mut landings = jump.landings;
-            if self.variant() == RefVariant::Russian && king && landings.len() > 1 {
-                // Russian (rules.md §3.3, lidraughts walkAfterCapture): after a king's capture,
-                // if a further capture is possible from some landing square on that line, the
-                // king must land on such a square. (In the other variants the precedence rules
-                // already discard the shorter sequence, so no special case is needed there.)
+            let free_choice = matches!(
+                self.variant(),
+                RefVariant::Russian | RefVariant::Czech | RefVariant::Pool
+            );
+            if free_choice && king && landings.len() > 1 {
+                // Russian (rules.md §3.3, lidraughts walkAfterCapture), and by D-A1's "a capture
+                // once begun must be continued" Czech and pool checkers, whose precedence keeps
+                // short sequences too: after a king's capture, if a further capture is possible
+                // from some landing square on that line, the king must land on such a square.
+                // (In the majority variants the precedence rules already discard the shorter
+                // sequence, so no special case is needed there.)
                 captured.push(jump.victim);
                 let continuing: Vec<Rc> = landings
                     .iter()
@@ -623,9 +710,13 @@ impl CaptureSearch<'_> {
                     // Russian FSR 1.5.15 (rules.md §3.3): a man reaching the last row during a
                     // capture becomes a king at once and continues capturing as a king.
                     (RefVariant::Russian, true) => self.extend(land, true, straight_on, captured, path),
-                    // English checkers (rules.md §6): a man reaching the king row ends the move.
-                    (RefVariant::English, true) => self.record(true, captured, path),
-                    // FMJD 4.15 / Frisian Art. 8: passing the last row the man stays a man.
+                    // English checkers (rules.md §6) and Italian (FID): a man reaching the king
+                    // row is crowned and the move ends there.
+                    (RefVariant::English | RefVariant::Italian, true) => self.record(true, captured, path),
+                    // FMJD 4.15 / Frisian Art. 8 / pool checkers (rules.md §6): passing the last
+                    // row the man stays a man (and goes on capturing as a man, backward too in
+                    // pool). Spanish and Czech men capture forward only, so one on the last row
+                    // has no further jump and is crowned where the move ends (`record`).
                     _ => self.extend(land, king, straight_on, captured, path),
                 }
                 path.pop();
@@ -663,6 +754,10 @@ impl CaptureSearch<'_> {
                 || last.0 == self.promotion_row()); // FMJD 3.5, 4.15: ends on the last row
         let mut captured_squares: Vec<u8> = captured.iter().map(|&c| self.board.sq(c)).collect();
         captured_squares.sort_unstable();
+        // Captured pieces are still on the board (FMJD 4.11), so their kind can be read there.
+        let is_king = |c: &Rc| self.board.at(*c).is_some_and(|p| p.king);
+        let kings_captured = captured.iter().filter(|c| is_king(c)).count();
+        let first_king = captured.iter().position(is_king);
         self.found.push(Sequence {
             mv: RefMove {
                 from: self.board.sq(self.from),
@@ -672,6 +767,8 @@ impl CaptureSearch<'_> {
                 promotes,
             },
             by_king: self.started_as_king,
+            kings_captured,
+            first_king,
         });
     }
 }
@@ -679,6 +776,14 @@ impl CaptureSearch<'_> {
 // ---------------------------------------------------------------------------------------------
 // Move generation
 // ---------------------------------------------------------------------------------------------
+
+/// The sequences whose `key` is the largest (one step of a precedence rule).
+fn keep_best<K: Ord>(seqs: Vec<Sequence>, key: impl Fn(&Sequence) -> K) -> Vec<Sequence> {
+    let Some(best) = seqs.iter().map(&key).max() else {
+        return seqs;
+    };
+    seqs.into_iter().filter(|s| key(s) == best).collect()
+}
 
 impl RefPos {
     /// Every dark square holding a piece of `side`, as `(row, col)`.
@@ -736,8 +841,28 @@ impl RefPos {
                 let best = seqs.iter().map(|s| s.mv.captured.len()).max().unwrap_or(0);
                 seqs.into_iter().filter(|s| s.mv.captured.len() == best).collect()
             }
-            // Russian §3.3 and English (rules.md §6): free choice among capture sequences.
-            RefVariant::Russian | RefVariant::English => seqs,
+            // Russian §3.3, English and pool checkers (rules.md §6): free choice among capture
+            // sequences.
+            RefVariant::Russian | RefVariant::English | RefVariant::Pool => seqs,
+            // Spanish / Portuguese (rules.md §6): the most pieces, then the most kings among
+            // them; free choice among equals.
+            RefVariant::Spanish => {
+                let top = keep_best(seqs, |s| s.mv.captured.len());
+                keep_best(top, |s| s.kings_captured)
+            }
+            // Italian (FID, rules.md §6): the most pieces; then a capture with a king before one
+            // with a man; then the most kings captured; then the sequence that meets a king
+            // earliest. Free choice among sequences equal on all four.
+            RefVariant::Italian => {
+                let top = keep_best(seqs, |s| s.mv.captured.len());
+                let top = keep_best(top, |s| s.by_king);
+                let top = keep_best(top, |s| s.kings_captured);
+                // Equal king counts here, so `first_king` is `None` for all of them or for none.
+                keep_best(top, |s| std::cmp::Reverse(s.first_king))
+            }
+            // Czech (rules.md §6): if a king can capture, a king's capture must be made (any of
+            // them); otherwise free choice among the men's sequences.
+            RefVariant::Czech => keep_best(seqs, |s| s.by_king),
             // Frisian Art. 11: the highest value; Art. 12: on equal value a king must capture.
             RefVariant::Frisian | RefVariant::Frysk => {
                 let best = seqs
@@ -808,8 +933,8 @@ impl RefPos {
                 }
             } else if self.king_may_step(from) {
                 // Kings move along the 4 diagonals only (Frisian Art. 7: not orthogonally):
-                // any distance (flying, FMJD 3.6) or one step in English checkers.
-                let max_steps = if self.variant == RefVariant::English {
+                // any distance (flying, FMJD 3.6) or one step in English checkers and Italian.
+                let max_steps = if self.variant.short_kings() {
                     1
                 } else {
                     self.size() as i32
