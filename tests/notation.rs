@@ -183,7 +183,10 @@ fn hub_captures_list_the_taken_squares_in_ascending_order_on_mirrored_boards_too
     for text in &hub {
         let taken: Vec<u32> = text.split('x').skip(2).map(|n| n.parse().unwrap()).collect();
         assert!(taken.windows(2).all(|w| w[0] < w[1]), "{text}");
-        assert_eq!(s.parse_move(text).map(|m| s.format_move(&m, MoveStyle::Hub)), Ok(text.clone()));
+        assert_eq!(
+            s.parse_move(text).map(|m| s.format_move(&m, MoveStyle::Hub)),
+            Ok(text.clone())
+        );
     }
     assert!(hub.iter().any(|t| t.split('x').count() > 3), "{hub:?}");
 }
