@@ -1,7 +1,7 @@
 //! The fast generator against the deliberately simple reference generator of `tests/reference`
 //! (written from the rules text, sharing no code with `src/`): perft for Frysk! and Armenian, which
 //! have no published counts, and for Canadian beyond the published depths; Turkish under both
-//! path conventions; move lists along random games in fifteen variants.
+//! path conventions; move lists along random games in sixteen variants.
 
 #[path = "reference/mod.rs"]
 mod reference;
@@ -9,7 +9,7 @@ mod reference;
 use reference::{RefMove, RefPos, RefVariant};
 use tempo::draughts::{
     Armenian, Brazilian, Canadian, Czech, English, Frisian, Frysk, International, Italian, Killer, Pool,
-    Portuguese, Russian, Spanish, Turkish,
+    Portuguese, Russian, Spanish, Thai, Turkish,
 };
 use tempo::game::{Duplicates, Game, MoveList, MoveStyle};
 use tempo::perft::perft;
@@ -159,7 +159,9 @@ fn random_games_agree_with_the_reference() {
         // Portuguese has the Spanish rules, start and numbering (rules.md §6).
         + compare_games::<Portuguese>(RefVariant::Spanish, 150, 200)
         + compare_games::<Czech>(RefVariant::Czech, 300, 200)
-        + compare_games::<Pool>(RefVariant::Pool, 300, 200);
+        + compare_games::<Pool>(RefVariant::Pool, 300, 200)
+        // Thai under rules.md's reading (no 180-degree turn; see tests/thai_question.rs).
+        + compare_games::<Thai>(RefVariant::Thai, 300, 200);
     eprintln!("{n} positions compared");
     assert!(n > 20_000, "only {n} positions compared");
 }
