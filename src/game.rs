@@ -261,6 +261,15 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         self.generate_with(dup, &mut list);
         list.iter().map(|mv| self.play(mv).count_moves(dup)).sum()
     }
+    /// Perft at depth 3: [`Game::count_two_plies`] summed over the positions after each legal
+    /// move, which a game may make without a move list.
+    fn count_three_plies(&self, dup: Duplicates) -> u64 {
+        let mut list = MoveList::new();
+        self.generate_with(dup, &mut list);
+        list.iter()
+            .map(|mv| self.play_bare(mv).count_two_plies(dup))
+            .sum()
+    }
     /// The position after a legal move.
     fn play(&self, mv: &Self::Move) -> Self;
     /// The position after a legal move, for perft: a game may leave out what only the search

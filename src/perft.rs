@@ -12,6 +12,7 @@ pub fn perft<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> u64 {
         0 => 1,
         1 => pos.count_moves(dup),
         2 => pos.count_two_plies(dup),
+        3 => pos.count_three_plies(dup),
         _ => {
             let mut list = MoveList::new();
             pos.generate_with(dup, &mut list);

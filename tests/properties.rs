@@ -74,9 +74,9 @@ fn check_position<G: Game>(v: Variant, p: &G) {
     check_counts(v, p);
 }
 
-/// The bulk counts perft uses (`count_moves`, `count_two_plies`) against move lists: the fast
-/// paths (moves counted with shifts, single jumps made on the piece sets) on positions of every
-/// kind, kings and long captures included.
+/// The bulk counts perft uses (`count_moves`, `count_two_plies`, `count_three_plies`) against move
+/// lists: the fast paths (moves counted with shifts, single jumps and quiet moves made on the
+/// piece sets) on positions of every kind, kings and long captures included.
 fn check_counts<G: Game>(v: Variant, p: &G) {
     let mut list = MoveList::new();
     let mut replies = MoveList::new();
@@ -101,6 +101,9 @@ fn check_counts<G: Game>(v: Variant, p: &G) {
             "{v}: {} ({dup:?})",
             p.to_fen()
         );
+        // Depth 3 as perft's definition states it, from the depth-2 counts checked above.
+        let three: u64 = list.iter().map(|m| p.play(m).count_two_plies(dup)).sum();
+        assert_eq!(p.count_three_plies(dup), three, "{v}: {} ({dup:?})", p.to_fen());
     }
 }
 

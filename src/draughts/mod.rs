@@ -299,6 +299,20 @@ impl<R: Rules> Draughts<R> {
         next
     }
 
+    /// The position with the side to move's pieces `own`, the opponent's `opp` and the kings
+    /// `kings`, the other side to move: a quiet move made on the piece sets for perft, without key,
+    /// draw clocks or Frisian runs (callers use it only where there are none).
+    #[inline(always)]
+    fn bare_child(&self, own: BitsOf<R>, opp: BitsOf<R>, kings: BitsOf<R>) -> Self {
+        let me = self.side.index();
+        let mut next = *self;
+        next.pieces[me] = own;
+        next.pieces[1 - me] = opp;
+        next.kings = kings;
+        next.side = self.side.opponent();
+        next
+    }
+
     /// Frisian Art. 17 bookkeeping (rules.md §2.6, decision D-F3), as lidraughts counts it: a
     /// non-capturing move by the king of the current run extends it, by another king starts a new
     /// run of 1; a man move or any capture ends the mover's run; a run ends when its player has no
@@ -455,6 +469,9 @@ impl<R: Rules> Game for Draughts<R> {
     }
     fn count_two_plies(&self, dup: Duplicates) -> u64 {
         movegen::count_two_plies(self, dup)
+    }
+    fn count_three_plies(&self, dup: Duplicates) -> u64 {
+        movegen::count_three_plies(self, dup)
     }
     fn key(&self) -> u64 {
         self.key

@@ -848,6 +848,56 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
     total
 }
 
+/// Perft at depth 3 without a move list for quiet moves: each is made on the piece sets alone and
+/// the positions after it are counted two plies deep.
+fn count_three_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    let s = sides::<R, WHITE>(pos);
+    if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
+        let mut list = MoveList::new();
+        generate_side::<R, WHITE>(pos, dup, &mut list);
+        return list
+            .iter()
+            .map(|mv| count_two_plies(&pos.play_move::<false>(mv), dup))
+            .sum();
+    }
+    let me = if WHITE { 0 } else { 1 };
+    let (own, opp, all_kings) = (pos.pieces[me], pos.pieces[1 - me], pos.kings);
+    let promo = promotion_row::<R, WHITE>();
+    let mut total = 0;
+    let (steps, n) = man_step_dirs::<R, WHITE>();
+    for &d in &steps[..n] {
+        for to in (R::Board::step(s.men, d) & s.empty).iter() {
+            let to_bit = BitsOf::<R>::bit(to);
+            let moved = to_bit | BitsOf::<R>::bit((to as i32 - d) as u32);
+            let kings = if promo.has(to) {
+                all_kings | to_bit
+            } else {
+                all_kings
+            };
+            total += count_two_plies(&pos.bare_child(own ^ moved, opp, kings), dup);
+        }
+    }
+    let (steps, n) = king_step_dirs::<R>();
+    for k in s.kings.iter() {
+        let from_bit = BitsOf::<R>::bit(k);
+        for &d in &steps[..n] {
+            for to in slide::<R>(from_bit, d, s.empty).iter() {
+                let moved = from_bit | BitsOf::<R>::bit(to);
+                total += count_two_plies(&pos.bare_child(own ^ moved, opp, all_kings ^ moved), dup);
+            }
+        }
+    }
+    total
+}
+
+/// Perft at depth 3 from `pos`.
+pub(super) fn count_three_plies<R: Rules>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    match pos.side {
+        Side::White => count_three_plies_side::<R, true>(pos, dup),
+        Side::Black => count_three_plies_side::<R, false>(pos, dup),
+    }
+}
+
 /// Perft at depth 2 from `pos`.
 pub(super) fn count_two_plies<R: Rules>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
     match pos.side {
