@@ -25,6 +25,27 @@ fn hub(m: &RefMove) -> String {
     }
 }
 
+/// Plays one random legal move (chosen by `seed`, which advances) in both generators; returns its
+/// Hub text, or `None` when the side to move has no move.
+fn play_random<G: Game>(pos: &mut G, rpos: &mut RefPos, seed: &mut u64) -> Option<String> {
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    if list.is_empty() {
+        return None;
+    }
+    *seed = splitmix(*seed);
+    let mv = list[(*seed % list.len() as u64) as usize];
+    let text = pos.format_move(&mv, MoveStyle::Hub);
+    let rmv = rpos
+        .moves(false)
+        .into_iter()
+        .find(|m| hub(m) == text)
+        .expect("the reference has the engine's move");
+    *pos = pos.play(&mv);
+    *rpos = rpos.play(&rmv);
+    Some(text)
+}
+
 /// Plays `games` random games in both generators, comparing the sorted move lists (both duplicate
 /// policies) and the position after each move. Returns the number of positions compared.
 fn compare_games<G: Game>(v: RefVariant, games: u64, plies: usize) -> usize {
@@ -44,20 +65,9 @@ fn compare_games<G: Game>(v: RefVariant, games: u64, plies: usize) -> usize {
                 assert_eq!(ours, theirs, "{v:?} {dup:?} at {}", pos.to_fen());
             }
             compared += 1;
-            pos.generate(&mut list);
-            if list.is_empty() {
+            let Some(text) = play_random(&mut pos, &mut rpos, &mut seed) else {
                 break;
-            }
-            seed = splitmix(seed);
-            let mv = list[(seed % list.len() as u64) as usize];
-            let text = pos.format_move(&mv, MoveStyle::Hub);
-            let rmv = rpos
-                .moves(false)
-                .into_iter()
-                .find(|m| hub(m) == text)
-                .expect("same move list");
-            pos = pos.play(&mv);
-            rpos = rpos.play(&rmv);
+            };
             let theirs = G::from_fen(&rpos.to_fen()).expect("reference FEN reads");
             assert_eq!(theirs.to_hub(), pos.to_hub(), "{v:?} after {text}");
         }
@@ -171,26 +181,14 @@ fn random_games_agree_with_the_reference() {
 /// merged and kept. Returns the number of positions checked.
 fn canadian_perft_beyond_the_table(games: u64, plies: &[usize], depth: u32) -> usize {
     let mut checked = 0;
-    let mut list = MoveList::new();
     for game in 0..games {
         let mut pos = Canadian::start();
         let mut rpos = RefPos::start(RefVariant::Canadian);
         let mut seed = splitmix(game ^ 0xCA7AD1A7);
         for ply in 1..=*plies.iter().max().unwrap() {
-            pos.generate(&mut list);
-            if list.is_empty() {
+            if play_random(&mut pos, &mut rpos, &mut seed).is_none() {
                 break;
             }
-            seed = splitmix(seed);
-            let mv = list[(seed % list.len() as u64) as usize];
-            let text = pos.format_move(&mv, MoveStyle::Hub);
-            let rmv = rpos
-                .moves(false)
-                .into_iter()
-                .find(|m| hub(m) == text)
-                .expect("the reference has the move");
-            pos = pos.play(&mv);
-            rpos = rpos.play(&rmv);
             if plies.contains(&ply) {
                 for (dup, keep) in [(Duplicates::Merge, false), (Duplicates::Keep, true)] {
                     assert_eq!(

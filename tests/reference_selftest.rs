@@ -11,141 +11,40 @@ use reference::{
 };
 
 // ---------------------------------------------------------------------------------------------
-// Published perft counts (copied from shared/reference/perft/start-positions.tsv; sources: dctl
-// test suite citing the FMJD-forum and shashki-forum threads, OEIS A133046 for English).
-// Each row: (depth, merged, kept). Merged = D-A1 default, kept = every capture path.
+// Published perft counts, read from `tests/data/start-positions.tsv` (the copy of the project's
+// reference table that `tests/perft.rs` checks; sources: dctl test suite citing the FMJD-forum and
+// shashki-forum threads, OEIS A133046 for English). Merged = D-A1 default, kept = every path.
 // ---------------------------------------------------------------------------------------------
 
-const INTERNATIONAL: &[(u32, u64, u64)] = &[
-    (1, 9, 9),
-    (2, 81, 81),
-    (3, 658, 658),
-    (4, 4265, 4265),
-    (5, 27117, 27117),
-    (6, 167140, 167140),
-    (7, 1049442, 1049442),
-    (8, 6483961, 6483971),
-    (9, 41022423, 41022614),
-    (10, 258895763, 258935682),
-];
-
-const FRISIAN: &[(u32, u64, u64)] = &[
-    (1, 9, 9),
-    (2, 81, 81),
-    (3, 658, 658),
-    (4, 3874, 3880),
-    (5, 21265, 21345),
-    (6, 102431, 103584),
-    (7, 540126, 550314),
-    (8, 2825779, 2907905),
-    (9, 15605069, 16204497),
-    (10, 85817725, 90161025),
-];
-
-const RUSSIAN: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7482, 7482),
-    (6, 37986, 37986),
-    (7, 190146, 190146),
-    (8, 929899, 929905),
-    (9, 4570586, 4570667),
-    (10, 22444032, 22450628),
-    (11, 110917189, 110961169),
-];
-
-const BRAZILIAN: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7473, 7473),
-    (6, 37628, 37628),
-    (7, 187302, 187302),
-    (8, 907830, 907836),
-    (9, 4431766, 4431847),
-    (10, 21560022, 21566606),
-    (11, 105491257, 105534946),
-];
-
-const ENGLISH: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7361, 7361),
-    (6, 36768, 36768),
-    (7, 179740, 179740),
-    (8, 845931, 845931),
-    (9, 3963680, 3963680),
-    (10, 18391564, 18391564),
-    (11, 85242128, 85242128),
-    (12, 388617999, 388623673),
-];
-
-const ITALIAN: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7361, 7361),
-    (6, 36473, 36473),
-    (7, 177532, 177532),
-    (8, 828783, 828783),
-    (9, 3860875, 3860875),
-    (10, 17761384, 17761384),
-];
-
-/// Spanish; Portuguese has the same rules and start (rules.md §6).
-const SPANISH: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7361, 7361),
-    (6, 36473, 36473),
-    (7, 177532, 177532),
-    (8, 828783, 828783),
-    (9, 3860866, 3860866),
-    (10, 17743464, 17743464),
-    (11, 81383200, 81383200),
-];
-
-const CZECH: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7361, 7361),
-    (6, 36768, 36768),
-    (7, 179740, 179740),
-    (8, 845931, 845931),
-    (9, 3963671, 3963671),
-    (10, 18368918, 18368918),
-    (11, 84967210, 84967210),
-];
-
-const POOL: &[(u32, u64, u64)] = &[
-    (1, 7, 7),
-    (2, 49, 49),
-    (3, 302, 302),
-    (4, 1469, 1469),
-    (5, 7482, 7482),
-    (6, 37986, 37986),
-    (7, 190146, 190146),
-    (8, 929896, 929902),
-    (9, 4570534, 4570615),
-    (10, 22435955, 22442551),
-    (11, 110833952, 110877932),
-];
+/// The table's rows for `variant` from its start position with both columns published, as
+/// (depth, merged, kept).
+fn published(variant: &str) -> Vec<(u32, u64, u64)> {
+    include_str!("data/start-positions.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            if f.len() < 5 || f[0] != variant {
+                return None;
+            }
+            Some((f[2].parse().ok()?, f[3].parse().ok()?, f[4].parse().ok()?))
+        })
+        .collect()
+}
 
 /// Checks perft from the start position for every listed depth in `depths`: the merged count
 /// always, the kept count where it differs from merged and at the deepest depth.
-fn check_perft(v: RefVariant, table: &[(u32, u64, u64)], depths: std::ops::RangeInclusive<u32>) {
+fn check_perft(v: RefVariant, depths: std::ops::RangeInclusive<u32>) {
     let pos = RefPos::start(v);
-    for &(depth, merged, kept) in table.iter().filter(|r| depths.contains(&r.0)) {
+    // The table names variants as the reference's enum does, in lower case.
+    let table = published(&format!("{v:?}").to_lowercase());
+    let rows: Vec<_> = table.iter().filter(|r| depths.contains(&r.0)).collect();
+    assert_eq!(
+        rows.len() as u32,
+        depths.end() - depths.start() + 1,
+        "{v:?}: table rows for {depths:?}"
+    );
+    for &&(depth, merged, kept) in &rows {
         assert_eq!(perft(&pos, depth, false), merged, "{v:?} merged d{depth}");
         if kept != merged || depth == *depths.end() {
             assert_eq!(perft(&pos, depth, true), kept, "{v:?} kept d{depth}");
@@ -159,103 +58,103 @@ fn check_perft(v: RefVariant, table: &[(u32, u64, u64)], depths: std::ops::Range
 
 #[test]
 fn perft_international() {
-    check_perft(RefVariant::International, INTERNATIONAL, 1..=8);
+    check_perft(RefVariant::International, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: International d9, ~27 s"]
 fn perft_international_deep() {
-    check_perft(RefVariant::International, INTERNATIONAL, 9..=9);
+    check_perft(RefVariant::International, 9..=9);
 }
 
 #[test]
 fn perft_frisian() {
-    check_perft(RefVariant::Frisian, FRISIAN, 1..=7);
+    check_perft(RefVariant::Frisian, 1..=7);
 }
 
 #[test]
 #[ignore = "slow: Frisian d8-9, ~25 s"]
 fn perft_frisian_deep() {
-    check_perft(RefVariant::Frisian, FRISIAN, 8..=9);
+    check_perft(RefVariant::Frisian, 8..=9);
 }
 
 #[test]
 fn perft_russian() {
-    check_perft(RefVariant::Russian, RUSSIAN, 1..=8);
+    check_perft(RefVariant::Russian, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: Russian d9-10, ~20 s"]
 fn perft_russian_deep() {
-    check_perft(RefVariant::Russian, RUSSIAN, 9..=10);
+    check_perft(RefVariant::Russian, 9..=10);
 }
 
 #[test]
 fn perft_brazilian() {
-    check_perft(RefVariant::Brazilian, BRAZILIAN, 1..=8);
+    check_perft(RefVariant::Brazilian, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: Brazilian d9-10, ~20 s"]
 fn perft_brazilian_deep() {
-    check_perft(RefVariant::Brazilian, BRAZILIAN, 9..=10);
+    check_perft(RefVariant::Brazilian, 9..=10);
 }
 
 #[test]
 fn perft_english() {
-    check_perft(RefVariant::English, ENGLISH, 1..=8);
+    check_perft(RefVariant::English, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: English d9-11, ~100 s"]
 fn perft_english_deep() {
-    check_perft(RefVariant::English, ENGLISH, 9..=11);
+    check_perft(RefVariant::English, 9..=11);
 }
 
 #[test]
 fn perft_italian() {
-    check_perft(RefVariant::Italian, ITALIAN, 1..=8);
+    check_perft(RefVariant::Italian, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: Italian d9-10, ~20 s"]
 fn perft_italian_deep() {
-    check_perft(RefVariant::Italian, ITALIAN, 9..=10);
+    check_perft(RefVariant::Italian, 9..=10);
 }
 
 #[test]
 fn perft_spanish() {
-    check_perft(RefVariant::Spanish, SPANISH, 1..=8);
+    check_perft(RefVariant::Spanish, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: Spanish d9-10, ~20 s"]
 fn perft_spanish_deep() {
-    check_perft(RefVariant::Spanish, SPANISH, 9..=10);
+    check_perft(RefVariant::Spanish, 9..=10);
 }
 
 #[test]
 fn perft_czech() {
-    check_perft(RefVariant::Czech, CZECH, 1..=8);
+    check_perft(RefVariant::Czech, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: Czech d9-10, ~20 s"]
 fn perft_czech_deep() {
-    check_perft(RefVariant::Czech, CZECH, 9..=10);
+    check_perft(RefVariant::Czech, 9..=10);
 }
 
 /// Pool d8 is the first depth where merged != kept, and differs from Russian (929899): a man
 /// passing the last row mid-capture stays a man.
 #[test]
 fn perft_pool() {
-    check_perft(RefVariant::Pool, POOL, 1..=8);
+    check_perft(RefVariant::Pool, 1..=8);
 }
 
 #[test]
 #[ignore = "slow: Pool d9-10, ~27 s"]
 fn perft_pool_deep() {
-    check_perft(RefVariant::Pool, POOL, 9..=10);
+    check_perft(RefVariant::Pool, 9..=10);
 }
 
 // Very deep checks, minutes each; run with `cargo test --test reference_selftest -- --ignored`.
@@ -263,31 +162,31 @@ fn perft_pool_deep() {
 #[test]
 #[ignore = "very slow: International d10, ~3 min"]
 fn perft_international_d10() {
-    check_perft(RefVariant::International, INTERNATIONAL, 10..=10);
+    check_perft(RefVariant::International, 10..=10);
 }
 
 #[test]
 #[ignore = "very slow: Frisian d10, ~2.5 min"]
 fn perft_frisian_d10() {
-    check_perft(RefVariant::Frisian, FRISIAN, 10..=10);
+    check_perft(RefVariant::Frisian, 10..=10);
 }
 
 #[test]
 #[ignore = "very slow: Russian d11, ~1.5 min"]
 fn perft_russian_d11() {
-    check_perft(RefVariant::Russian, RUSSIAN, 11..=11);
+    check_perft(RefVariant::Russian, 11..=11);
 }
 
 #[test]
 #[ignore = "very slow: Brazilian d11, ~1.2 min"]
 fn perft_brazilian_d11() {
-    check_perft(RefVariant::Brazilian, BRAZILIAN, 11..=11);
+    check_perft(RefVariant::Brazilian, 11..=11);
 }
 
 #[test]
 #[ignore = "very slow: English d12 (first depth with merged != kept), ~5 min"]
 fn perft_english_d12() {
-    check_perft(RefVariant::English, ENGLISH, 12..=12);
+    check_perft(RefVariant::English, 12..=12);
 }
 
 /// Frysk! has no published counts; check the setup (rules.md §2.9) and that the first plies
