@@ -822,6 +822,29 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
             .map(|mv| count(&pos.play_move::<false>(mv), dup))
             .sum();
     }
+    total
+        + quiet_moves_on_sets::<R, WHITE>(
+            &s,
+            own,
+            all_kings,
+            #[inline(always)]
+            |own, kings| count_reply::<R, WHITE>(own, opp, kings, dup),
+        )
+}
+
+/// Makes every quiet move of the side to move on the piece sets alone and sums `count(own,
+/// kings)` over them, given the mover's pieces and the kings of both sides after each move (perft;
+/// no key, no clocks). Callers mark `count` `#[inline(always)]`: left to itself the compiler kept
+/// the closure out of line, and perft took 7 % more instructions per leaf (callgrind).
+#[inline(always)]
+fn quiet_moves_on_sets<R: Rules, const WHITE: bool>(
+    s: &Sides<BitsOf<R>>,
+    own: BitsOf<R>,
+    all_kings: BitsOf<R>,
+    count: impl Fn(BitsOf<R>, BitsOf<R>) -> u64,
+) -> u64 {
+    let mut total = 0;
+    let promo = promotion_row::<R, WHITE>();
     let (steps, n) = man_step_dirs::<R, WHITE>();
     for &d in &steps[..n] {
         for to in (R::Board::step(s.men, d) & s.empty).iter() {
@@ -832,7 +855,7 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
             } else {
                 all_kings
             };
-            total += count_reply::<R, WHITE>(own ^ moved, opp, kings, dup);
+            total += count(own ^ moved, kings);
         }
     }
     let (steps, n) = king_step_dirs::<R>();
@@ -841,7 +864,7 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
         for &d in &steps[..n] {
             for to in slide::<R>(from_bit, d, s.empty).iter() {
                 let moved = from_bit | BitsOf::<R>::bit(to);
-                total += count_reply::<R, WHITE>(own ^ moved, opp, all_kings ^ moved, dup);
+                total += count(own ^ moved, all_kings ^ moved);
             }
         }
     }
@@ -862,32 +885,13 @@ fn count_three_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: D
     }
     let me = if WHITE { 0 } else { 1 };
     let (own, opp, all_kings) = (pos.pieces[me], pos.pieces[1 - me], pos.kings);
-    let promo = promotion_row::<R, WHITE>();
-    let mut total = 0;
-    let (steps, n) = man_step_dirs::<R, WHITE>();
-    for &d in &steps[..n] {
-        for to in (R::Board::step(s.men, d) & s.empty).iter() {
-            let to_bit = BitsOf::<R>::bit(to);
-            let moved = to_bit | BitsOf::<R>::bit((to as i32 - d) as u32);
-            let kings = if promo.has(to) {
-                all_kings | to_bit
-            } else {
-                all_kings
-            };
-            total += count_two_plies(&pos.bare_child(own ^ moved, opp, kings), dup);
-        }
-    }
-    let (steps, n) = king_step_dirs::<R>();
-    for k in s.kings.iter() {
-        let from_bit = BitsOf::<R>::bit(k);
-        for &d in &steps[..n] {
-            for to in slide::<R>(from_bit, d, s.empty).iter() {
-                let moved = from_bit | BitsOf::<R>::bit(to);
-                total += count_two_plies(&pos.bare_child(own ^ moved, opp, all_kings ^ moved), dup);
-            }
-        }
-    }
-    total
+    quiet_moves_on_sets::<R, WHITE>(
+        &s,
+        own,
+        all_kings,
+        #[inline(always)]
+        |own, kings| count_two_plies(&pos.bare_child(own, opp, kings), dup),
+    )
 }
 
 /// Perft at depth 3 from `pos`.
