@@ -771,6 +771,54 @@ fn count_reply<R: Rules, const WHITE: bool>(
     }
 }
 
+/// Makes the captures of the side to move on the piece sets alone, as [`quiet_moves_on_sets`]
+/// does the quiet moves, when every legal capture is a man's single jump found with shifts
+/// ([`man_sequences`]); sums `count(own, opp, kings)` over them, given the pieces of both sides
+/// and the kings after each capture. `None` when the captures must be walked (a king captures,
+/// some sequence goes on, a precedence rule needs the walk) or there are none.
+#[inline(always)]
+fn single_jumps_on_sets<R: Rules, const WHITE: bool>(
+    s: &Sides<BitsOf<R>>,
+    own: BitsOf<R>,
+    opp: BitsOf<R>,
+    all_kings: BitsOf<R>,
+    count: impl Fn(BitsOf<R>, BitsOf<R>, BitsOf<R>) -> u64,
+) -> Option<u64> {
+    // Frisian's replies depend on the king runs, which the piece sets do not carry.
+    if s.king_captures || R::KING_MOVE_LIMIT > 0 {
+        return None;
+    }
+    // With single jumps there is at most one visit per direction: one pass collects them all.
+    const { assert!(MAKE_JUMPS == 1) };
+    let mut found = [(0usize, BitsOf::<R>::EMPTY); 8];
+    let mut k = 0;
+    let mut ends = [0u32; 3];
+    let complete = man_sequences::<R, WHITE, MAKE_JUMPS>(s, |j, path, land| {
+        ends[j] += land.count();
+        found[k & 7] = (path[0], land);
+        k += 1;
+    });
+    if !complete || k == 0 || fewest_kept::<R>(s, &ends)? != 1 {
+        return None;
+    }
+    let promo = promotion_row::<R, WHITE>();
+    let (dirs, _) = man_capture_dirs::<R, WHITE>();
+    let mut total = 0;
+    for &(i, landings) in &found[..k] {
+        let d = dirs[i];
+        for l in landings.iter() {
+            let land = BitsOf::<R>::bit(l);
+            // Back from the landing square to the start over the piece taken.
+            let taken = R::Board::step(land, -d);
+            let sq = R::Board::step(taken, -d);
+            // FMJD 4.15: crowned when the capture ends on the promotion row.
+            let kings = (all_kings & !taken) | (land & promo);
+            total += count(own ^ sq ^ land, opp ^ taken, kings);
+        }
+    }
+    Some(total)
+}
+
 /// Perft at depth 2 without a move list for quiet moves: each quiet move is made on the piece sets
 /// alone, and the replies are counted in line.
 fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
@@ -779,39 +827,17 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
     let own = pos.pieces[me];
     let opp = pos.pieces[1 - me];
     let all_kings = pos.kings;
-    let promo = promotion_row::<R, WHITE>();
-    let mut total = 0;
-    if s.any_capture() && !s.king_captures && R::KING_MOVE_LIMIT == 0 {
-        // Men's sequences found with shifts are made on the piece sets like quiet moves. With
-        // single jumps there is at most one visit per direction: one pass collects them all.
-        const { assert!(MAKE_JUMPS == 1) };
-        let mut found = [(0usize, BitsOf::<R>::EMPTY); 8];
-        let mut k = 0;
-        let mut ends = [0u32; 3];
-        if man_sequences::<R, WHITE, MAKE_JUMPS>(&s, |j, path, land| {
-            ends[j] += land.count();
-            found[k & 7] = (path[0], land);
-            k += 1;
-        }) && let Some(fewest) = fewest_kept::<R>(&s, &ends)
-            && fewest == 1
-        {
-            let (dirs, _) = man_capture_dirs::<R, WHITE>();
-            for &(i, landings) in &found[..k] {
-                let d = dirs[i];
-                for l in landings.iter() {
-                    let land = BitsOf::<R>::bit(l);
-                    // Back from the landing square to the start over the piece taken.
-                    let taken = R::Board::step(land, -d);
-                    let sq = R::Board::step(taken, -d);
-                    // FMJD 4.15: crowned when the capture ends on the promotion row.
-                    let kings = (all_kings & !taken) | (land & promo);
-                    total += count_reply::<R, WHITE>(own ^ sq ^ land, opp ^ taken, kings, dup);
-                }
-            }
-            if k > 0 {
-                return total;
-            }
-        }
+    if s.any_capture()
+        && let Some(n) = single_jumps_on_sets::<R, WHITE>(
+            &s,
+            own,
+            opp,
+            all_kings,
+            #[inline(always)]
+            |own, opp, kings| count_reply::<R, WHITE>(own, opp, kings, dup),
+        )
+    {
+        return n;
     }
     if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
         // Longer captures (and Frisian, whose replies depend on the king runs) use the list.
@@ -822,14 +848,13 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
             .map(|mv| count(&pos.play_move::<false>(mv), dup))
             .sum();
     }
-    total
-        + quiet_moves_on_sets::<R, WHITE>(
-            &s,
-            own,
-            all_kings,
-            #[inline(always)]
-            |own, kings| count_reply::<R, WHITE>(own, opp, kings, dup),
-        )
+    quiet_moves_on_sets::<R, WHITE>(
+        &s,
+        own,
+        all_kings,
+        #[inline(always)]
+        |own, kings| count_reply::<R, WHITE>(own, opp, kings, dup),
+    )
 }
 
 /// Makes every quiet move of the side to move on the piece sets alone and sums `count(own,
@@ -875,6 +900,20 @@ fn quiet_moves_on_sets<R: Rules, const WHITE: bool>(
 /// the positions after it are counted two plies deep.
 fn count_three_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
     let s = sides::<R, WHITE>(pos);
+    let me = if WHITE { 0 } else { 1 };
+    let (own, opp, all_kings) = (pos.pieces[me], pos.pieces[1 - me], pos.kings);
+    if s.any_capture()
+        && let Some(n) = single_jumps_on_sets::<R, WHITE>(
+            &s,
+            own,
+            opp,
+            all_kings,
+            #[inline(always)]
+            |own, opp, kings| count_two_plies(&pos.bare_child(own, opp, kings), dup),
+        )
+    {
+        return n;
+    }
     if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
         let mut list = MoveList::new();
         generate_side::<R, WHITE>(pos, dup, &mut list);
@@ -883,8 +922,6 @@ fn count_three_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: D
             .map(|mv| count_two_plies(&pos.play_move::<false>(mv), dup))
             .sum();
     }
-    let me = if WHITE { 0 } else { 1 };
-    let (own, opp, all_kings) = (pos.pieces[me], pos.pieces[1 - me], pos.kings);
     quiet_moves_on_sets::<R, WHITE>(
         &s,
         own,
