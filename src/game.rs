@@ -270,6 +270,24 @@ pub trait Game: Copy + Eq + Hash + Debug + Send + Sync + 'static {
             .map(|mv| self.play_bare(mv).count_two_plies(dup))
             .sum()
     }
+    /// Perft at `depth`: the leaves of the legal-move tree (1 at depth 0). The last three plies
+    /// are counted with the methods above; a game may also make the positions above them without
+    /// a move list.
+    fn count_plies(&self, depth: u32, dup: Duplicates) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(dup),
+            2 => self.count_two_plies(dup),
+            3 => self.count_three_plies(dup),
+            _ => {
+                let mut list = MoveList::new();
+                self.generate_with(dup, &mut list);
+                list.iter()
+                    .map(|mv| self.play_bare(mv).count_plies(depth - 1, dup))
+                    .sum()
+            }
+        }
+    }
     /// The position after a legal move.
     fn play(&self, mv: &Self::Move) -> Self;
     /// The position after a legal move, for perft: a game may leave out what only the search

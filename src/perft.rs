@@ -2,25 +2,14 @@
 //!
 //! The last ply is bulk counted ([`Game::count_moves`]): leaves are counted, never played; the
 //! positions above them are made without what only the search reads ([`Game::play_bare`],
-//! [`Game::count_two_plies`]).
+//! [`Game::count_plies`]), on the draughts boards mostly on the piece sets alone, without a move
+//! list.
 
 use crate::game::{Duplicates, Game, MoveList, MoveStyle};
 
 /// Leaf nodes of the legal-move tree of `pos` at `depth` plies (1 at depth 0).
 pub fn perft<G: Game>(pos: &G, depth: u32, dup: Duplicates) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_moves(dup),
-        2 => pos.count_two_plies(dup),
-        3 => pos.count_three_plies(dup),
-        _ => {
-            let mut list = MoveList::new();
-            pos.generate_with(dup, &mut list);
-            list.iter()
-                .map(|mv| perft(&pos.play_bare(mv), depth - 1, dup))
-                .sum()
-        }
-    }
+    pos.count_plies(depth, dup)
 }
 
 /// Perft split by root move: each legal move (in the variant's standard notation) with its count.

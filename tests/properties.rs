@@ -74,7 +74,7 @@ fn check_position<G: Game>(v: Variant, p: &G) {
     check_counts(v, p);
 }
 
-/// The bulk counts perft uses (`count_moves`, `count_two_plies`, `count_three_plies`) against move
+/// The bulk counts perft uses (`count_moves`, `count_two_plies`, `count_three_plies`, `count_plies`) against move
 /// lists: the fast paths (moves counted with shifts, single jumps and quiet moves made on the
 /// piece sets) on positions of every kind, kings and long captures included.
 fn check_counts<G: Game>(v: Variant, p: &G) {
@@ -104,6 +104,16 @@ fn check_counts<G: Game>(v: Variant, p: &G) {
         // Depth 3 as perft's definition states it, from the depth-2 counts checked above.
         let three: u64 = list.iter().map(|m| p.play(m).count_two_plies(dup)).sum();
         assert_eq!(p.count_three_plies(dup), three, "{v}: {} ({dup:?})", p.to_fen());
+        // Depth 4 the same way (under one policy: the two differ only in the captures, which the
+        // depths above check), and the depths `count_plies` hands on to the methods above.
+        if dup == Duplicates::Merge {
+            let four: u64 = list.iter().map(|m| p.play(m).count_three_plies(dup)).sum();
+            assert_eq!(p.count_plies(4, dup), four, "{v}: {} ({dup:?})", p.to_fen());
+        }
+        assert_eq!(p.count_plies(3, dup), three, "{v}");
+        assert_eq!(p.count_plies(2, dup), two as u64, "{v}");
+        assert_eq!(p.count_plies(1, dup), list.len() as u64, "{v}");
+        assert_eq!(p.count_plies(0, dup), 1, "{v}");
     }
 }
 

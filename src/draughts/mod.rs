@@ -473,6 +473,9 @@ impl<R: Rules> Game for Draughts<R> {
     fn count_three_plies(&self, dup: Duplicates) -> u64 {
         movegen::count_three_plies(self, dup)
     }
+    fn count_plies(&self, depth: u32, dup: Duplicates) -> u64 {
+        movegen::count_plies(self, depth, dup)
+    }
     fn key(&self) -> u64 {
         self.key
     }

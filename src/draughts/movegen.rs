@@ -896,9 +896,14 @@ fn quiet_moves_on_sets<R: Rules, const WHITE: bool>(
     total
 }
 
-/// Perft at depth 3 without a move list for quiet moves: each is made on the piece sets alone and
-/// the positions after it are counted two plies deep.
-fn count_three_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+/// Perft three or more plies deep without a move list for quiet moves and men's single jumps:
+/// each is made on the piece sets alone and `below` counts the position after it.
+#[inline(always)]
+fn count_on_sets_side<R: Rules, const WHITE: bool>(
+    pos: &Draughts<R>,
+    dup: Duplicates,
+    below: impl Fn(&Draughts<R>) -> u64,
+) -> u64 {
     let s = sides::<R, WHITE>(pos);
     let me = if WHITE { 0 } else { 1 };
     let (own, opp, all_kings) = (pos.pieces[me], pos.pieces[1 - me], pos.kings);
@@ -909,33 +914,49 @@ fn count_three_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: D
             opp,
             all_kings,
             #[inline(always)]
-            |own, opp, kings| count_two_plies(&pos.bare_child(own, opp, kings), dup),
+            |own, opp, kings| below(&pos.bare_child(own, opp, kings)),
         )
     {
         return n;
     }
     if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
+        // Longer captures (and Frisian, whose moves depend on the king runs) use the list.
         let mut list = MoveList::new();
         generate_side::<R, WHITE>(pos, dup, &mut list);
-        return list
-            .iter()
-            .map(|mv| count_two_plies(&pos.play_move::<false>(mv), dup))
-            .sum();
+        return list.iter().map(|mv| below(&pos.play_move::<false>(mv))).sum();
     }
     quiet_moves_on_sets::<R, WHITE>(
         &s,
         own,
         all_kings,
         #[inline(always)]
-        |own, kings| count_two_plies(&pos.bare_child(own, opp, kings), dup),
+        |own, kings| below(&pos.bare_child(own, opp, kings)),
     )
 }
 
 /// Perft at depth 3 from `pos`.
 pub(super) fn count_three_plies<R: Rules>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
+    let below = |child: &Draughts<R>| count_two_plies(child, dup);
     match pos.side {
-        Side::White => count_three_plies_side::<R, true>(pos, dup),
-        Side::Black => count_three_plies_side::<R, false>(pos, dup),
+        Side::White => count_on_sets_side::<R, true>(pos, dup, below),
+        Side::Black => count_on_sets_side::<R, false>(pos, dup, below),
+    }
+}
+
+/// Perft at `depth` from `pos`, the positions above the last three plies made as at depth 3.
+pub(super) fn count_plies<R: Rules>(pos: &Draughts<R>, depth: u32, dup: Duplicates) -> u64 {
+    if depth <= 3 {
+        return match depth {
+            0 => 1,
+            1 => count(pos, dup),
+            2 => count_two_plies(pos, dup),
+            _ => count_three_plies(pos, dup),
+        };
+    }
+    let below = |child: &Draughts<R>| count_plies(child, depth - 1, dup);
+    match pos.side {
+        Side::White => count_on_sets_side::<R, true>(pos, dup, below),
+        Side::Black => count_on_sets_side::<R, false>(pos, dup, below),
     }
 }
 
