@@ -721,7 +721,9 @@ fn count_sides<R: Rules, const WHITE: bool>(
         {
             return n;
         }
-        let n = count_walked_captures::<R, WHITE>(s, dup);
+        // The sets go by value, rebuilt on the far side: passing `s` by reference made every
+        // caller store it to memory, on the common quiet path too.
+        let n = count_walked_captures::<R, WHITE>(s.men | s.kings, s.opp, s.kings | s.opp_kings, dup);
         if n > 0 {
             return n;
         }
@@ -742,11 +744,17 @@ fn count_sides<R: Rules, const WHITE: bool>(
     u64::from(n)
 }
 
-/// The number of captures found by walking the sequences (kept out of line: the rarer, longer path).
+/// The number of captures of the side with pieces `own` against `opp` (`all_kings` the kings of
+/// both), found by walking the sequences (kept out of line: the rarer, longer path).
 #[inline(never)]
-fn count_walked_captures<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>, dup: Duplicates) -> u64 {
+fn count_walked_captures<R: Rules, const WHITE: bool>(
+    own: BitsOf<R>,
+    opp: BitsOf<R>,
+    all_kings: BitsOf<R>,
+    dup: Duplicates,
+) -> u64 {
     let mut list = MoveList::new();
-    captures::<R, WHITE>(s, dup, &mut list);
+    captures::<R, WHITE>(&sides_of::<R, WHITE>(own, opp, all_kings), dup, &mut list);
     list.len() as u64
 }
 
