@@ -702,8 +702,12 @@ fn count_man_sequences<R: Rules, const WHITE: bool>(s: &Sides<BitsOf<R>>) -> Opt
     if !man_sequences::<R, WHITE, COUNT_JUMPS>(s, |j, _, land| ends[j] += land.count()) {
         return None;
     }
-    let fewest = fewest_kept::<R>(s, &ends)?;
-    Some(ends[fewest..].iter().map(|&e| u64::from(e)).sum())
+    // Summed by hand: a slice sum here became a loop over memory.
+    let kept = match fewest_kept::<R>(s, &ends)? {
+        1 => ends[1] + ends[2],
+        _ => ends[2],
+    };
+    Some(u64::from(kept))
 }
 
 /// The number of legal moves of the side to move in `s`; `restricted` is a king that may not make
