@@ -832,7 +832,9 @@ fn single_jumps_on_sets<R: Rules, const WHITE: bool>(
 }
 
 /// Perft at depth 2 without a move list for quiet moves: each quiet move is made on the piece sets
-/// alone, and the replies are counted in line.
+/// alone, and the replies are counted in line. The same walk as [`count_on_sets_side`], written
+/// apart: one function for both (the child counted by a closure over the sets) measured 1-2 % more
+/// instructions per leaf in International, Italian and Pool (callgrind).
 fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Duplicates) -> u64 {
     let me = if WHITE { 0 } else { 1 };
     let s = sides::<R, WHITE>(pos);
