@@ -19,6 +19,13 @@ use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer the handshake, `init` or `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most handshake lines kept (`id`, `param`, `option`...): an engine that writes more before
+/// its `wait` or `uciok` is not kept in memory beyond them.
+const MAX_HEADER_LINES: usize = 1000;
+
+/// The most error replies to settings quoted in the message that stops the match.
+const MAX_ERRORS: usize = 20;
+
 /// How long protocol detection waits for a Hub `wait` before trying UCI.
 const DETECT_HUB: Duration = Duration::from_secs(3);
 /// The score that stands for a won position in hundredths of a man (a UCI `win N`); Hub engines
@@ -167,7 +174,11 @@ impl Client {
                 let mut lines = Vec::new();
                 match proc.recv_until(
                     Instant::now() + DETECT_HUB,
-                    |l| lines.push(l.to_string()),
+                    |l| {
+                        if lines.len() < MAX_HEADER_LINES {
+                            lines.push(l.to_string());
+                        }
+                    },
                     |l| l.trim() == "wait",
                 ) {
                     Ok(_) => {
@@ -246,7 +257,11 @@ impl Client {
         self.proc
             .recv_until(
                 Instant::now() + HANDSHAKE_TIMEOUT,
-                |l| lines.push(l.to_string()),
+                |l| {
+                    if lines.len() < MAX_HEADER_LINES {
+                        lines.push(l.to_string());
+                    }
+                },
                 |l| l.trim() == end,
             )
             .map_err(|e| (format!("no `{end}` after `{command}`"), e))?;
@@ -290,7 +305,7 @@ impl Client {
         self.proc.recv_until(
             Instant::now() + HANDSHAKE_TIMEOUT,
             |l| {
-                if l.split_whitespace().next() == Some("error") {
+                if l.split_whitespace().next() == Some("error") && errors.len() < MAX_ERRORS {
                     errors.push(l.trim().to_string());
                 }
             },
@@ -309,7 +324,9 @@ impl Client {
             |l| {
                 let t = l.trim();
                 let lower = t.to_ascii_lowercase();
-                if lower.starts_with("info string error") || lower.starts_with("no such option") {
+                if (lower.starts_with("info string error") || lower.starts_with("no such option"))
+                    && errors.len() < MAX_ERRORS
+                {
                     errors.push(t.to_string());
                 }
             },

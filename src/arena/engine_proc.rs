@@ -24,6 +24,10 @@ pub const LINE_QUEUE: usize = 1024;
 /// Lines of an engine's standard error kept to explain its exit.
 pub const STDERR_TAIL: usize = 5;
 
+/// Lines of one engine process's standard error written to the log; an engine that writes more
+/// gets a note there, and only its tail is kept from then on (so the log cannot grow without end).
+pub const STDERR_LOG_LINES: usize = 10_000;
+
 /// How long a dead engine's exit status and last standard error are waited for.
 const EXIT_WAIT: Duration = Duration::from_millis(300);
 
@@ -299,10 +303,22 @@ impl EngineProcess {
                 .spawn(move || {
                     let mut reader = BufReader::new(stderr);
                     let mut buf = Vec::new();
+                    let mut logged = 0;
                     while let Ok(true) = read_line_capped(&mut reader, &mut buf, MAX_LINE) {
                         let line = String::from_utf8_lossy(&buf);
                         if let Some(log) = &log {
-                            log.line(&who, "!", &line);
+                            logged += 1;
+                            match logged.cmp(&(STDERR_LOG_LINES + 1)) {
+                                std::cmp::Ordering::Less => log.line(&who, "!", &line),
+                                std::cmp::Ordering::Equal => log.line(
+                                    &who,
+                                    "!",
+                                    &format!(
+                                        "[more standard error: not logged after {STDERR_LOG_LINES} lines]"
+                                    ),
+                                ),
+                                std::cmp::Ordering::Greater => {}
+                            }
                         }
                         if let Ok(mut t) = tail.lock() {
                             if t.lines.len() == STDERR_TAIL {
@@ -460,6 +476,18 @@ impl Drop for EngineProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_dropped() {
+        let text = format!("short\r\n{}\nnext\nlast", "x".repeat(100));
+        let mut r = std::io::BufReader::with_capacity(16, text.as_bytes());
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        while read_line_capped(&mut r, &mut buf, 10).unwrap() {
+            lines.push(String::from_utf8(buf.clone()).unwrap());
+        }
+        assert_eq!(lines, ["short", "xxxxxxxxxx", "next", "last"]);
+    }
 
     #[test]
     fn words_split_like_a_shell() {
