@@ -48,7 +48,14 @@ TIME: an engine that runs out of clock time loses, with a margin of --margin mil
 default). With --movetime an engine loses only when a move takes more than twice the move time \
 plus one second. With only --depth or --nodes, a move that takes longer than --stall seconds \
 (60 by default) loses. An engine that crashes, stalls or makes an illegal move loses the game \
-and is restarted for its next game.
+and is restarted for its next game. Whatever an engine writes, the deadlines hold and the memory
+kept of its output is bounded (1024 lines of at most 64 KiB, the last 5 lines of standard error).
+
+FAULTS BEFORE PLAY: an engine that answers one of its settings (the variant or an option.NAME=VALUE)
+with an error (Hub `error`, UCI `info string error` or `No such option`) stops the match before any
+game, its replies quoted; an engine that exits is reported with its exit status and last standard
+error. --openings, --pdn and --log must be different files. A --log that cannot be written stops the
+match (before play, or with status 1 at its end).
 
 OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
 B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
