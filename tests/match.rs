@@ -564,6 +564,7 @@ fn an_engine_flooding_the_handshake_fails_it_in_time_and_bounded_memory() {
 
 #[test]
 fn an_engine_flooding_info_lines_loses_on_time_in_bounded_memory() {
+    let log = temp("flood.log");
     let w = watched(
         &[
             "--engine",
@@ -574,6 +575,8 @@ fn an_engine_flooding_info_lines_loses_on_time_in_bounded_memory() {
             "1",
             "--movetime",
             "0.05",
+            "--log",
+            log.to_str().unwrap(),
         ],
         Duration::from_secs(20),
     );
@@ -587,6 +590,10 @@ fn an_engine_flooding_info_lines_loses_on_time_in_bounded_memory() {
         w.run.out
     );
     assert!(w.peak_mib < PEAK_MIB, "{} MiB", w.peak_mib);
+    // The log keeps the first lines of the flood and says that it skipped the rest.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("[more lines: not logged after 10000 in one answer]"));
+    assert!(text.lines().count() < 12_000, "{}", text.lines().count());
 }
 
 #[test]

@@ -28,6 +28,10 @@ pub const STDERR_TAIL: usize = 5;
 /// gets a note there, and only its tail is kept from then on (so the log cannot grow without end).
 pub const STDERR_LOG_LINES: usize = 10_000;
 
+/// Lines an engine writes in answer to one command that go to the log; past them the log says
+/// so once and skips the rest until the next command (a flood cannot fill the disk).
+pub const LOG_LINES_PER_ANSWER: usize = 10_000;
+
 /// How long a dead engine's exit status and last standard error are waited for.
 const EXIT_WAIT: Duration = Duration::from_millis(300);
 
@@ -241,6 +245,8 @@ pub struct EngineProcess {
     stderr: Arc<Mutex<StderrTail>>,
     who: String,
     log: Option<Arc<Log>>,
+    /// Lines received since the last line sent.
+    answer_lines: usize,
 }
 
 impl std::fmt::Debug for EngineProcess {
@@ -340,6 +346,7 @@ impl EngineProcess {
             stderr: tail,
             who,
             log,
+            answer_lines: 0,
         })
     }
 
@@ -383,6 +390,7 @@ impl EngineProcess {
     /// # Errors
     /// [`Failure::Crashed`] when the engine's input is closed.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.answer_lines = 0;
         if let Some(log) = &self.log {
             log.line(&self.who, ">", line);
         }
@@ -411,8 +419,17 @@ impl EngineProcess {
         let wait = deadline - now;
         match self.lines.recv_timeout(wait) {
             Ok(line) => {
+                self.answer_lines += 1;
                 if let Some(log) = &self.log {
-                    log.line(&self.who, "<", &line);
+                    match self.answer_lines.cmp(&(LOG_LINES_PER_ANSWER + 1)) {
+                        std::cmp::Ordering::Less => log.line(&self.who, "<", &line),
+                        std::cmp::Ordering::Equal => log.line(
+                            &self.who,
+                            "<",
+                            &format!("[more lines: not logged after {LOG_LINES_PER_ANSWER} in one answer]"),
+                        ),
+                        std::cmp::Ordering::Greater => {}
+                    }
                 }
                 Ok(line)
             }

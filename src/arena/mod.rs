@@ -584,6 +584,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     // Once standard output is closed (`| head`), the match stops: the games under way are
     // aborted, the engines quit, and the command ends quietly.
     let mut closed = false;
+    let mut fatal: Option<String> = None;
     for msg in msg_rx.iter() {
         if closed {
             continue;
@@ -653,9 +654,12 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 );
                 if let Some(f) = &mut pdn_file {
                     let game = pdn_game(args, variant, &date, &names, job, &record);
-                    f.write_all(write_game(&game).as_bytes())
-                        .and_then(|()| f.flush())
-                        .map_err(|e| format!("cannot write the PDN file: {e}"))?;
+                    if let Err(e) = f.write_all(write_game(&game).as_bytes()).and_then(|()| f.flush()) {
+                        // The games would be lost: the match stops (its engines quit) and fails.
+                        fatal.get_or_insert(format!("cannot write the PDN file: {e}"));
+                        closed = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
                 if let Some(test) = sprt {
                     let st = test.state(&pair_scores[0], &penta[0]);
@@ -689,6 +693,9 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     }
     for h in workers {
         let _ = h.join();
+    }
+    if let Some(e) = fatal {
+        return Err(e);
     }
     if closed {
         return Err(crate::analyze::OUTPUT_CLOSED.into());
