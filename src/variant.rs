@@ -1,5 +1,6 @@
 //! The variants Tempo plays, by name, and the one place where a runtime choice becomes a type.
 
+use crate::draughts::hub_notation::HubNotation;
 use std::fmt;
 use std::str::FromStr;
 
@@ -122,6 +123,42 @@ impl Variant {
             Variant::Armenian => &["tama"],
             Variant::SixteenSoldiers => &["sixteen", "sholo-guti"],
             Variant::MuchAdo => &["much-ado"],
+        }
+    }
+}
+
+impl Variant {
+    /// How the Hub dialect numbers this variant's squares: pydraughts' convention for the ten
+    /// variants pydraughts plays (the only Hub client on boards other than 10x10), Tempo's own
+    /// numbering for the others (`protocol.md` 4.2). The UCI-style dialect, FEN and PDN always use
+    /// Tempo's numbering.
+    pub fn hub_notation(self) -> HubNotation {
+        match self {
+            // pydraughts numbers the 8x8 board of Russian and Brazilian from a1 (its moves `9-13`,
+            // `10-13`...), Turkish from a1 too, all 64 squares; its position strings are Tempo's.
+            Variant::Russian | Variant::Brazilian => HubNotation::rows_flipped(32, 4),
+            Variant::Turkish => HubNotation::rows_flipped(64, 8),
+            // Black moves first in English; pydraughts calls it White and turns the board so that
+            // its men stand on the last squares of the string; moves are standard English.
+            Variant::English => HubNotation::turned_swapped(32),
+            // Same squares as pydraughts (10x10: Scan's own numbering; Italian), or no pydraughts
+            // variant at all.
+            Variant::International
+            | Variant::Frisian
+            | Variant::Frysk
+            | Variant::Italian
+            | Variant::Killer
+            | Variant::Breakthrough
+            | Variant::Antidraughts
+            | Variant::Spanish
+            | Variant::Portuguese
+            | Variant::Czech
+            | Variant::Pool
+            | Variant::Thai
+            | Variant::Canadian
+            | Variant::Armenian
+            | Variant::SixteenSoldiers
+            | Variant::MuchAdo => HubNotation::SAME,
         }
     }
 }
