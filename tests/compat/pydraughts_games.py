@@ -83,9 +83,9 @@ def limit_for(game, ply):
     if ply % 13 == 7:
         return Limit(nodes=3000)
     if game == 0:
-        return Limit(movetime=0.01)
+        return Limit(movetime=0.005)
     # A Fischer clock (pydraughts subtracts the increment, as Hub engines add it).
-    return Limit(time=1.0, inc=0.01)
+    return Limit(time=0.2, inc=0.005)
 
 
 def no_move_answer(engine, board):
