@@ -694,8 +694,11 @@ fn pydraughts_numbering_reaches_pv_and_errors() {
     let hub = Variant::Russian.hub_notation();
     let mut pos = tempo::draughts::Russian::start();
     pos = pos.play(&pos.parse_move("22-18").unwrap());
-    let first = pv.split(' ').next().unwrap().to_string();
-    assert_eq!(done, format!("done move={first}"), "{pv}");
+    // `done` names the pv's first two moves, in the same numbering.
+    let d = parse_line(&done).unwrap();
+    let mut line = pv.split(' ');
+    assert_eq!(d.get("move"), line.next(), "{done} {pv}");
+    assert_eq!(d.get("ponder"), line.next(), "{done} {pv}");
     for m in pv.split(' ') {
         let mv = pos
             .parse_move(&hub.move_to_tempo(m))
