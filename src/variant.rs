@@ -308,4 +308,40 @@ mod tests {
         assert_eq!("losing".parse::<Variant>(), Ok(Variant::Antidraughts));
         assert!("chess".parse::<Variant>().is_err());
     }
+
+    #[test]
+    fn pydraughts_names_parse_and_only_its_four_boards_change_numbering() {
+        // pydraughts' own names for its ten variants.
+        for name in [
+            "standard",
+            "frisian",
+            "frysk!",
+            "antidraughts",
+            "breakthrough",
+            "italian",
+            "russian",
+            "brazilian",
+            "english",
+            "american",
+            "turkish",
+        ] {
+            assert!(name.parse::<Variant>().is_ok(), "{name}");
+        }
+        let changed: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|v| !v.hub_notation().is_same())
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                Variant::Russian,
+                Variant::Brazilian,
+                Variant::English,
+                Variant::Turkish
+            ]
+        );
+        assert_eq!(Variant::Russian.hub_notation(), Variant::Brazilian.hub_notation());
+        assert_eq!(Variant::Turkish.hub_notation().square_to_tempo(17), Some(41));
+        assert_eq!(Variant::English.hub_notation().move_to_tempo("12-16"), "12-16");
+    }
 }
