@@ -118,3 +118,42 @@ fn pydraughts_hub_engine_plays_complete_legal_games() {
     }
     assert_eq!(ends, 2 * PYDRAUGHTS_VARIANTS.len(), "{stdout}");
 }
+
+/// The replay check itself, on games the script printed (literal `END` lines): the verdict
+/// pydraughts gave passes, any other is refused. Runs without Python.
+#[test]
+fn the_end_check_replays_literal_games_and_refuses_a_wrong_verdict() {
+    // Brazilian from a position string with Black to move, moves numbered from a1; pydraughts:
+    // Black (the mover) wins, White has no move left.
+    let brazilian = (
+        "Bbbebbbbewebeeeeeeewwweeewwewewww",
+        "25x18x21 5-10 27-22 10-13 22-19 15x22x19 18x27x22 8-12 27-22 13-18 22x13x18 9x18x13 23-19 \
+         6-10 19-15 12x19x15 26-22 18x27x22 30x5x10x19x27 2x9x5 29-26 4-8 32-28 8-12 28-23 16-20 \
+         23x7x12x20 3x12x7 26-22 9-13 22-19 13-18 19-14 18x11x14",
+    );
+    // Breakthrough: Black's man crowns on 43 with its last capture, and wins.
+    let breakthrough = (
+        "Bbbbebbbbbbebeebbebbebeeeweweeewwweewwewweewewwwwew",
+        "15-20 25x23x19x20 18x49x23x33x43",
+    );
+    type Brazilian = tempo::draughts::Brazilian;
+    type Breakthrough = tempo::draughts::Breakthrough;
+    check_end::<Brazilian>(Variant::Brazilian, brazilian.0, brazilian.1, "mover");
+    check_end::<Breakthrough>(Variant::Breakthrough, breakthrough.0, breakthrough.1, "mover");
+    for wrong in ["tomove", "threefold", "count"] {
+        let refused = std::panic::catch_unwind(|| {
+            check_end::<Brazilian>(Variant::Brazilian, brazilian.0, brazilian.1, wrong);
+        });
+        assert!(refused.is_err(), "{wrong}");
+        let refused = std::panic::catch_unwind(|| {
+            check_end::<Breakthrough>(Variant::Breakthrough, breakthrough.0, breakthrough.1, wrong);
+        });
+        assert!(refused.is_err(), "{wrong}");
+    }
+    // One move short of the end there is no win yet: "mover" is refused too.
+    let short = brazilian.1.rsplit_once(' ').unwrap().0;
+    assert!(
+        std::panic::catch_unwind(|| check_end::<Brazilian>(Variant::Brazilian, brazilian.0, short, "mover"))
+            .is_err()
+    );
+}
