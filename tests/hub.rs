@@ -710,6 +710,8 @@ fn pydraughts_numbering_reaches_pv_and_errors() {
     e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 11-15\"");
     let (err, _) = e.until("error message=");
     assert!(err.contains("bad move 2 11-15:"), "{err}");
+    // Tempo's own number for it (23-19) appears nowhere.
+    assert!(!err.contains("23-19"), "{err}");
     assert!(err.contains("the position is unchanged"), "{err}");
     // A FEN keeps Tempo's numbering (PDN): White's men on 21-32, and the moves after it are
     // still Hub moves, numbered from a1.

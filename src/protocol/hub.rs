@@ -573,14 +573,20 @@ impl Hub {
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         self.session.set_position(start, &moves).map_err(|e| match e {
             SetupError::Position(_) => e.to_string(),
-            // The move is named as the client sent it.
-            SetupError::Move { index, text, reason } => format!(
-                "bad move {index} {}: {reason}; the position is unchanged",
-                index
+            // The move is named as the client sent it, in the reason too.
+            SetupError::Move { index, text, reason } => {
+                let as_sent: &str = index
                     .checked_sub(1)
                     .and_then(|i| sent.get(i))
-                    .unwrap_or(&text.as_str())
-            ),
+                    .copied()
+                    .unwrap_or(&text);
+                let reason = if text.is_empty() {
+                    reason
+                } else {
+                    reason.replace(text.as_str(), as_sent)
+                };
+                format!("bad move {index} {as_sent}: {reason}; the position is unchanged")
+            }
         })
     }
 
