@@ -1,5 +1,6 @@
 //! The variants Tempo plays, by name, and the one place where a runtime choice becomes a type.
 
+use crate::draughts::hub_notation::HubNotation;
 use std::fmt;
 use std::str::FromStr;
 
@@ -122,6 +123,42 @@ impl Variant {
             Variant::Armenian => &["tama"],
             Variant::SixteenSoldiers => &["sixteen", "sholo-guti"],
             Variant::MuchAdo => &["much-ado"],
+        }
+    }
+}
+
+impl Variant {
+    /// How the Hub dialect numbers this variant's squares: pydraughts' convention for the ten
+    /// variants pydraughts plays (the only Hub client on boards other than 10x10), Tempo's own
+    /// numbering for the others (`protocol.md` 4.2). The UCI-style dialect, FEN and PDN always use
+    /// Tempo's numbering.
+    pub fn hub_notation(self) -> HubNotation {
+        match self {
+            // pydraughts numbers the 8x8 board of Russian and Brazilian from a1 (its moves `9-13`,
+            // `10-13`...), Turkish from a1 too, all 64 squares; its position strings are Tempo's.
+            Variant::Russian | Variant::Brazilian => HubNotation::rows_flipped(32, 4),
+            Variant::Turkish => HubNotation::rows_flipped(64, 8),
+            // Black moves first in English; pydraughts calls it White and turns the board so that
+            // its men stand on the last squares of the string; moves are standard English.
+            Variant::English => HubNotation::turned_swapped(32),
+            // Same squares as pydraughts (10x10: Scan's own numbering; Italian), or no pydraughts
+            // variant at all.
+            Variant::International
+            | Variant::Frisian
+            | Variant::Frysk
+            | Variant::Italian
+            | Variant::Killer
+            | Variant::Breakthrough
+            | Variant::Antidraughts
+            | Variant::Spanish
+            | Variant::Portuguese
+            | Variant::Czech
+            | Variant::Pool
+            | Variant::Thai
+            | Variant::Canadian
+            | Variant::Armenian
+            | Variant::SixteenSoldiers
+            | Variant::MuchAdo => HubNotation::SAME,
         }
     }
 }
@@ -270,5 +307,41 @@ mod tests {
         assert_eq!("bt".parse::<Variant>(), Ok(Variant::Breakthrough));
         assert_eq!("losing".parse::<Variant>(), Ok(Variant::Antidraughts));
         assert!("chess".parse::<Variant>().is_err());
+    }
+
+    #[test]
+    fn pydraughts_names_parse_and_only_its_four_boards_change_numbering() {
+        // pydraughts' own names for its ten variants.
+        for name in [
+            "standard",
+            "frisian",
+            "frysk!",
+            "antidraughts",
+            "breakthrough",
+            "italian",
+            "russian",
+            "brazilian",
+            "english",
+            "american",
+            "turkish",
+        ] {
+            assert!(name.parse::<Variant>().is_ok(), "{name}");
+        }
+        let changed: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|v| !v.hub_notation().is_same())
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                Variant::Russian,
+                Variant::Brazilian,
+                Variant::English,
+                Variant::Turkish
+            ]
+        );
+        assert_eq!(Variant::Russian.hub_notation(), Variant::Brazilian.hub_notation());
+        assert_eq!(Variant::Turkish.hub_notation().square_to_tempo(17), Some(41));
+        assert_eq!(Variant::English.hub_notation().move_to_tempo("12-16"), "12-16");
     }
 }

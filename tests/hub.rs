@@ -259,9 +259,11 @@ fn every_variant_searches_and_answers_a_legal_move() {
         e.send("level depth=3");
         e.send("go think");
         let (mv, _) = search_result(&mut e);
+        // The move comes in the variant's Hub numbering (pydraughts' on its boards).
+        let tempo_mv = v.hub_notation().move_to_tempo(&mv);
         tempo::with_variant!(v, G => {
             G::start()
-                .parse_move(&mv)
+                .parse_move(&tempo_mv)
                 .unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
         });
     }
@@ -489,9 +491,10 @@ fn start_flag_8x8_hub_strings_and_quoted_frisian_fen() {
     e.send("level depth=1");
     e.send("go think");
     legal_in(&International::start(), &search_result(&mut e).0);
-    // The 33-character string of the 8x8 boards, with moves in the Hub form.
+    // The 33-character string of the 8x8 boards, with moves in the Hub form, numbered as
+    // pydraughts numbers Russian (from a1): Tempo's 22-18 11-15 18x11x15 (c3-d4 f6-e5 d4:f6).
     e.send("set-param name=variant value=russian");
-    e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 11-15 18x11x15\"");
+    e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 23-19 14x23x19\"");
     e.send("level depth=2");
     e.send("go analyze");
     let (mv, _) = search_result(&mut e);
@@ -499,7 +502,8 @@ fn start_flag_8x8_hub_strings_and_quoted_frisian_fen() {
     for m in ["22-18", "11-15", "18x11x15"] {
         pos = pos.play(&pos.parse_move(m).unwrap());
     }
-    pos.parse_move(&mv).unwrap();
+    pos.parse_move(&Variant::Russian.hub_notation().move_to_tempo(&mv))
+        .unwrap();
     // A FEN with a Frisian king-move run holds `=`: quoted it is read, bare it is refused.
     e.send("set-param name=variant value=frisian");
     e.send("pos pos=W:W31-37,39-50,K28:B1-20:RW28=3");
@@ -542,20 +546,182 @@ fn every_variant_takes_its_hub_string_and_fen_with_moves() {
             let start = G::start();
             let mut list = tempo::game::MoveList::new();
             start.generate(&mut list);
-            let first = start.format_move(&list[0], tempo::game::MoveStyle::Hub);
+            // Strings and moves in the variant's Hub numbering; a FEN keeps Tempo's.
+            let hub = v.hub_notation();
+            let first = hub.move_from_tempo(&start.format_move(&list[0], tempo::game::MoveStyle::Hub));
             let reply = start.play(&list[0]);
             // The Hub string of the initial position with a move in the Hub form, then the FEN.
-            for pos in [start.to_hub(), format!("\"{}\"", start.to_fen())] {
+            for pos in [hub.position_from_tempo(&start.to_hub()), format!("\"{}\"", start.to_fen())] {
                 e.send(&format!("pos pos={pos} moves=\"{first}\""));
                 e.send("level depth=1");
                 e.send("go analyze");
                 let (mv, before) = search_result(&mut e);
                 assert!(before.iter().all(|l| l.starts_with("info")), "{v}: {before:?}");
                 reply
-                    .parse_move(&mv)
+                    .parse_move(&hub.move_to_tempo(&mv))
                     .unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
             }
         });
     }
+    assert_eq!(e.stderr(), "");
+}
+
+/// pydraughts' lines, literally as its `HubEngine` sends them (traced from pydraughts 0.6.7), in
+/// every variant it knows, each with a single legal answer (pydraughts' own list of legal moves
+/// had one element): the initial position with moves, and a later position string alone.
+const PYDRAUGHTS_LINES: [(&str, &str, &str); 19] = [
+    (
+        "standard",
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"33-29 17-22 34-30 11-17 29-24\"",
+        "20x29x24",
+    ),
+    (
+        "standard",
+        "pos pos=Bbbbbbebbbbbbbbbbbbbeeeweeeeebwweeewwwwewwwwwwwwwww",
+        "19x28x23",
+    ),
+    (
+        "frisian",
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"33-29 17-22 34-30 11-17 29-24\"",
+        "14x25x24x30",
+    ),
+    (
+        "frisian",
+        "pos pos=Wbbbbbbbbbbebbebbbeeeebbbbwbeeeeeeewwwewwwwwwwwwwww",
+        "26x30x23x24x27",
+    ),
+    (
+        "frysk!",
+        "pos pos=Wbeeeeeeeeeeeeeeeeeeeeebeeeeweeeeeeeeeeeeeeeeeeeeee",
+        "28x19x23",
+    ),
+    (
+        "antidraughts",
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"33-29 17-22 34-30 11-17 29-24\"",
+        "20x29x24",
+    ),
+    (
+        "breakthrough",
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww moves=\"33-29 17-22 34-30 11-17 29-24\"",
+        "20x29x24",
+    ),
+    (
+        "italian",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"22-18 10-13 23-20\"",
+        "13x22x18",
+    ),
+    ("italian", "pos pos=Bbbbbbbbbeebebweeeeewweewwwewewww", "11x18x14"),
+    // Russian and Brazilian count from a1: 10-14 is c3-d4, 21-18 b6-c5, 14x21x18 d4:b6.
+    (
+        "russian",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 21-18\"",
+        "14x21x18",
+    ),
+    ("russian", "pos pos=Wbbbbebbbebeeeebeeebebewewwwwwwww", "11x20x15"),
+    (
+        "brazilian",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 21-18\"",
+        "14x21x18",
+    ),
+    (
+        "brazilian",
+        "pos pos=Wbbbbebbbebeeeebeeebebewewwwwwwww",
+        "11x20x15",
+    ),
+    // English: `W` is Black, the side that moves first, on the last squares of the string;
+    // moves in standard English numbering (Black 11-15, White 24-19, Black 15x24).
+    (
+        "english",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15 24-19\"",
+        "15x24x19",
+    ),
+    ("english", "pos pos=Wbbbbebbbebeeeebeeebebewewwwwwwww", "10x17x14"),
+    (
+        "american",
+        "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15 24-19\"",
+        "15x24x19",
+    ),
+    // Turkish counts all 64 squares from a1 (17 = a3).
+    (
+        "turkish",
+        "pos pos=Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee \
+         moves=\"22-30 43-35 20-28 35-27 28x26x27 41-33 30-38\"",
+        "46x30x38",
+    ),
+    (
+        "turkish",
+        "pos pos=Weeeeeeeebbbbbbbbebebbebbbeeeeeeeeweeeeebwwweweewwwwwwwwweeeeeeee",
+        "24x40x32",
+    ),
+    (
+        "normal",
+        "pos pos=Bbbbbbebbbbbbbbbbbbbeeeweeeeebwweeewwwwewwwwwwwwwww",
+        "19x28x23",
+    ),
+];
+
+#[test]
+fn pydraughts_lines_get_answers_in_pydraughts_numbering() {
+    let mut e = ready();
+    for (variant, pos, answer) in PYDRAUGHTS_LINES {
+        // pydraughts' own variant names are taken without complaint.
+        e.send(&format!("set-param name=variant value={variant}"));
+        e.send(pos);
+        e.send("level depth=2");
+        e.send("go think");
+        let (done, before) = e.until("done");
+        assert!(
+            before.iter().all(|l| l.starts_with("info")),
+            "{variant}: {before:?}"
+        );
+        assert_eq!(done, format!("done move={answer}"), "{variant}: {pos}");
+    }
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn pydraughts_numbering_reaches_pv_and_errors() {
+    let mut e = ready();
+    // Russian, after c3-d4 (pydraughts' 10-14): the pv is numbered from a1 too, and every move of
+    // it is legal in turn when read back through the variant's table.
+    e.send("set-param name=variant value=russian");
+    e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14\"");
+    e.send("level depth=4");
+    e.send("go think");
+    let (done, before) = e.until("done");
+    let info = before.last().expect("an info line");
+    let pv = parse_line(info).unwrap().get("pv").unwrap().to_string();
+    let hub = Variant::Russian.hub_notation();
+    let mut pos = tempo::draughts::Russian::start();
+    pos = pos.play(&pos.parse_move("22-18").unwrap());
+    // `done` names the pv's first two moves, in the same numbering.
+    let d = parse_line(&done).unwrap();
+    let mut line = pv.split(' ');
+    assert_eq!(d.get("move"), line.next(), "{done} {pv}");
+    assert_eq!(d.get("ponder"), line.next(), "{done} {pv}");
+    for m in pv.split(' ') {
+        let mv = pos
+            .parse_move(&hub.move_to_tempo(m))
+            .unwrap_or_else(|err| panic!("{m} of {pv}: {err}"));
+        pos = pos.play(&mv);
+    }
+    // Tempo's own 11-15 (f6-e5) would be Black's legal reply here; in pydraughts' numbering it is
+    // e3-f4, a White move, and is refused. The error names the move as sent.
+    e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"10-14 11-15\"");
+    let (err, _) = e.until("error message=");
+    assert!(err.contains("bad move 2 11-15:"), "{err}");
+    // Tempo's own number for it (23-19) appears nowhere.
+    assert!(!err.contains("23-19"), "{err}");
+    assert!(err.contains("the position is unchanged"), "{err}");
+    // A FEN keeps Tempo's numbering (PDN): White's men on 21-32, and the moves after it are
+    // still Hub moves, numbered from a1.
+    e.send("pos pos=\"W:W21-32:B1-12\" moves=\"9-13\"");
+    e.send("level depth=1");
+    e.send("go think");
+    let (done, _) = e.until("done");
+    let reply = done_move(&done);
+    let after = tempo::draughts::Russian::start();
+    let after = after.play(&after.parse_move("a3-b4").unwrap());
+    after.parse_move(&hub.move_to_tempo(&reply)).unwrap();
     assert_eq!(e.stderr(), "");
 }

@@ -190,3 +190,92 @@ fn hub_captures_list_the_taken_squares_in_ascending_order_on_mirrored_boards_too
     }
     assert!(hub.iter().any(|t| t.split('x').count() > 3), "{hub:?}");
 }
+
+/// The legal moves of `pos` in the Hub form, sorted.
+fn hub_moves<G: Game>(pos: &G) -> Vec<String> {
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    let mut out: Vec<String> = list.iter().map(|m| pos.format_move(m, MoveStyle::Hub)).collect();
+    out.sort();
+    out
+}
+
+/// pydraughts' legal moves, translated into Tempo's numbering by the variant's Hub table and
+/// sorted.
+fn translated(v: tempo::variant::Variant, moves: &str) -> Vec<String> {
+    let mut out: Vec<String> = moves
+        .split(' ')
+        .map(|m| v.hub_notation().move_to_tempo(m))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_hub_table_maps_pydraughts_positions_and_moves_onto_tempos() {
+    use tempo::variant::Variant;
+    // Literal from pydraughts 0.6.7: its initial Hub string, its legal moves there, its first
+    // move, and its legal moves after it.
+    let cases = [
+        (
+            Variant::International,
+            "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+            "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30",
+            "31-26",
+            "16-21 17-21 17-22 18-22 18-23 19-23 19-24 20-24 20-25",
+        ),
+        (
+            Variant::Italian,
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "21-17 21-18 22-18 22-19 23-19 23-20 24-20",
+            "21-17",
+            "9-13 10-13 10-14 11-14 11-15 12-15 12-16",
+        ),
+        (
+            Variant::Russian,
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "9-13 10-13 10-14 11-14 11-15 12-15 12-16",
+            "9-13",
+            "21-17 21-18 22-18 22-19 23-19 23-20 24-20",
+        ),
+        (
+            Variant::Brazilian,
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "9-13 10-13 10-14 11-14 11-15 12-15 12-16",
+            "9-13",
+            "21-17 21-18 22-18 22-19 23-19 23-20 24-20",
+        ),
+        (
+            Variant::English,
+            "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+            "12-16 11-16 11-15 10-15 10-14 9-14 9-13",
+            "12-16",
+            "24-20 24-19 23-19 23-18 22-18 22-17 21-17",
+        ),
+        (
+            Variant::Turkish,
+            "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee",
+            "17-25 18-26 19-27 20-28 21-29 22-30 23-31 24-32",
+            "17-25",
+            "41-33 42-34 43-35 44-36 45-37 46-38 47-39 48-40",
+        ),
+    ];
+    for (v, string, first, played, second) in cases {
+        tempo::with_variant!(v, G => {
+            let hub = v.hub_notation();
+            let start = G::from_hub(&hub.position_to_tempo(string)).unwrap();
+            // pydraughts' initial position is Tempo's, and its string comes back unchanged.
+            assert_eq!(start.to_hub(), G::start().to_hub(), "{v}");
+            assert_eq!(hub.position_from_tempo(&start.to_hub()), string, "{v}");
+            assert_eq!(hub_moves(&start), translated(v, first), "{v}");
+            let next = start.play(&start.parse_move(&hub.move_to_tempo(played)).unwrap());
+            assert_eq!(hub_moves(&next), translated(v, second), "{v}");
+            // And back: Tempo's moves written for the Hub are pydraughts' texts.
+            let mut back: Vec<String> = hub_moves(&next).iter().map(|m| hub.move_from_tempo(m)).collect();
+            let mut expected: Vec<&str> = second.split(' ').collect();
+            back.sort();
+            expected.sort();
+            assert_eq!(back, expected, "{v}");
+        });
+    }
+}

@@ -6,6 +6,7 @@
 
 mod fen;
 pub mod geom;
+pub mod hub_notation;
 mod movegen;
 mod notation;
 pub mod rules;

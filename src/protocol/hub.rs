@@ -347,9 +347,16 @@ impl Hub {
     }
 
     fn report(&mut self, report: Report) {
+        // Moves leave in the variant's Hub numbering (`Variant::hub_notation`).
+        let notation = self.variant.hub_notation();
+        let out = |m: String| notation.move_from_tempo(&m);
         match report {
-            Report::Info(info) => self.out.line(&info_line(&info)),
+            Report::Info(mut info) => {
+                info.pv = info.pv.into_iter().map(out).collect();
+                self.out.line(&info_line(&info));
+            }
             Report::Done { best, ponder } => {
+                let (best, ponder) = (best.map(out), ponder.map(out));
                 self.searching = false;
                 self.out.line(&match (best, ponder) {
                     (Some(b), Some(p)) => format!("done move={b} ponder={p}"),
@@ -551,17 +558,35 @@ impl Hub {
 
     fn pos(&mut self, line: &HubLine) -> Result<(), String> {
         self.level = Level::default();
-        let start = match line.get("pos") {
+        // The position string and moves arrive in the variant's Hub numbering; a FEN does not.
+        let notation = self.variant.hub_notation();
+        let text = line.get("pos").map(|t| notation.position_to_tempo(t));
+        let start = match text.as_deref() {
             Some(text) if !line.has("start") => Start::HubOrFen(text),
             _ => Start::Initial,
         };
-        let moves: Vec<&str> = line
+        let sent: Vec<&str> = line
             .get("moves")
             .map(|m| m.split_whitespace().collect())
             .unwrap_or_default();
+        let moves: Vec<String> = sent.iter().map(|m| notation.move_to_tempo(m)).collect();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         self.session.set_position(start, &moves).map_err(|e| match e {
             SetupError::Position(_) => e.to_string(),
-            SetupError::Move { .. } => format!("{e}; the position is unchanged"),
+            // The move is named as the client sent it, in the reason too.
+            SetupError::Move { index, text, reason } => {
+                let as_sent: &str = index
+                    .checked_sub(1)
+                    .and_then(|i| sent.get(i))
+                    .copied()
+                    .unwrap_or(&text);
+                let reason = if text.is_empty() {
+                    reason
+                } else {
+                    reason.replace(text.as_str(), as_sent)
+                };
+                format!("bad move {index} {as_sent}: {reason}; the position is unchanged")
+            }
         })
     }
 
