@@ -169,7 +169,11 @@ fn hub_init_twice_ponder_hit_and_set_param_during_a_search() {
     e.send("level depth=3");
     e.send("go think");
     let (done, _) = e.until("done");
-    Russian::start().parse_move(&done_move(&done)).unwrap();
+    // Hub numbers Russian moves from a1, as pydraughts does (protocol.md 4.6).
+    let mv = tempo::variant::Variant::Russian
+        .hub_notation()
+        .move_to_tempo(&done_move(&done));
+    Russian::start().parse_move(&mv).unwrap();
     assert_eq!(e.stderr(), "");
 }
 

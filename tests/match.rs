@@ -178,6 +178,7 @@ fn tempo_hub_against_tempo_uci_in_several_variants() {
         "frisian",
         "brazilian",
         "italian",
+        "turkish",
     ] {
         let pdn = temp(&format!("self-{variant}.pdn"));
         let r = run(&[
@@ -202,6 +203,9 @@ fn tempo_hub_against_tempo_uci_in_several_variants() {
         ]);
         assert!(r.ok, "{variant}");
         assert_eq!(finished(&r.out).len(), 2, "{variant}");
+        // Hub numbers some boards as pydraughts does (protocol.md 4.6): the manager translates,
+        // so no game may end by an illegal move.
+        assert!(!r.out.contains("illegal move"), "{variant}: {}", r.out);
         assert!(r.out.contains("Score of Tempo vs Tempo-UCI: "), "{variant}");
         assert!(r.out.contains("Elo difference: "), "{variant}");
         assert!(r.out.trim_end().ends_with("Finished match"));

@@ -239,7 +239,10 @@ fn game<G: Game>(
             Control::MoveTime(t) => format!("level move-time={t}"),
         };
         let player = &mut players[side ^ usize::from(swap)];
-        let (text, took) = match player.think(&moves, &level) {
+        // The Hub dialect numbers some boards as pydraughts does (protocol.md 4.6).
+        let notation = v.hub_notation();
+        let sent: Vec<String> = moves.iter().map(|m| notation.move_from_tempo(m)).collect();
+        let (text, took) = match player.think(&sent, &level) {
             Ok(r) => r,
             Err(e) => {
                 figures.crashes += 1;
@@ -291,6 +294,8 @@ fn game<G: Game>(
                 ),
             );
         }
+        let raw = text;
+        let text = notation.move_to_tempo(&raw);
         let m = match pos.parse_move(&text) {
             Ok(m) => m,
             Err(e) => {
@@ -299,10 +304,11 @@ fn game<G: Game>(
                 break None;
             }
         };
-        let hub = pos.format_move(&m, MoveStyle::Hub);
-        if hub != text {
+        // The exact Hub form, in the client's numbering (captured squares in ascending order).
+        let hub = notation.move_from_tempo(&pos.format_move(&m, MoveStyle::Hub));
+        if hub != raw {
             figures.illegal += 1;
-            fail(figures, format!("move {text} is not in the Hub form {hub}"));
+            fail(figures, format!("move {raw} is not in the Hub form {hub}"));
         }
         moves.push(text);
         play(&mut pos, &mut keys, &m);

@@ -11,6 +11,7 @@
 //! cp N|win N …`, `bestmove M`.
 
 use super::engine_proc::{EngineProcess, EngineSpec, Failure, Log, Proto};
+use crate::draughts::hub_notation::HubNotation;
 use crate::game::Side;
 use crate::protocol::hub::{hub_name, parse_line, quote};
 use crate::variant::Variant;
@@ -90,6 +91,9 @@ pub struct Client {
     proc: EngineProcess,
     proto: Proto,
     id_name: Option<String>,
+    /// How the Hub dialect numbers this variant (pydraughts' convention, `protocol.md` 4.6):
+    /// positions and moves are translated on the way out and replies on the way in.
+    notation: HubNotation,
 }
 
 fn seconds(d: Duration) -> String {
@@ -166,6 +170,7 @@ impl Client {
                 proc,
                 proto,
                 id_name: None,
+                notation: HubNotation::SAME,
             },
             None => {
                 // Detection: Hub first (a Hub engine answers `hub` with `wait`); an engine that
@@ -186,6 +191,7 @@ impl Client {
                             proc,
                             proto: Proto::Hub,
                             id_name: None,
+                            notation: HubNotation::SAME,
                         };
                         let has_variant = c.read_hub_header(&lines);
                         let refused = c
@@ -203,6 +209,7 @@ impl Client {
                     proc,
                     proto: Proto::Uci,
                     id_name: None,
+                    notation: HubNotation::SAME,
                 }
             }
         };
@@ -290,6 +297,7 @@ impl Client {
         variant: Variant,
         has_variant: bool,
     ) -> Result<Vec<String>, Failure> {
+        self.notation = variant.hub_notation();
         // Scan-like engines know only International; they get the variant only when they offer
         // it or the match is not International (then an engine that cannot play it will say so).
         if has_variant || variant != Variant::International {
@@ -368,9 +376,15 @@ impl Client {
         let mut score = None;
         match self.proto {
             Proto::Hub => {
-                let mut pos = format!("pos pos={}", req.start_hub);
+                let notation = self.notation;
+                let mut pos = format!("pos pos={}", notation.position_from_tempo(req.start_hub));
                 if !req.moves_hub.is_empty() {
-                    pos += &format!(" moves={}", quote(&req.moves_hub.join(" ")));
+                    let moves: Vec<String> = req
+                        .moves_hub
+                        .iter()
+                        .map(|m| notation.move_from_tempo(m))
+                        .collect();
+                    pos += &format!(" moves={}", quote(&moves.join(" ")));
                 }
                 self.proc.send(&pos)?;
                 let mut level = Vec::new();
@@ -413,7 +427,7 @@ impl Client {
                 let parsed = parse_line(&line).map_err(|e| Failure::Protocol(format!("{line:?}: {e}")))?;
                 match parsed.get("move") {
                     Some(m) if !m.is_empty() => Ok(Reply {
-                        mv: m.to_string(),
+                        mv: notation.move_to_tempo(m),
                         score,
                     }),
                     _ => Err(Failure::Protocol(format!("no move in {line:?}"))),
