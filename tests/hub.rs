@@ -559,3 +559,20 @@ fn every_variant_takes_its_hub_string_and_fen_with_moves() {
     }
     assert_eq!(e.stderr(), "");
 }
+
+/// Issue 17: a clock holding fewer than four increments (`time` < 3 `inc`) was answered in a
+/// millisecond. `level time=1 inc=0.5` is a clock of 1.5 s: the move must take a real share of it
+/// (the hard budget is a quarter of the clock, about 0.37 s) and still be made well inside it.
+#[test]
+fn a_clock_of_few_increments_is_spent_not_thrown_away() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level time=1 inc=0.5");
+    let sent = e.send("go think");
+    let (at, done, before) = e.until_at(PROMPT, |l| l.starts_with("done"));
+    legal_in(&International::start(), &done_move(&done));
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    let took = at - sent;
+    assert!(took >= Duration::from_millis(150), "thought only {took:?}");
+    assert!(took < Duration::from_millis(1_500), "lost on time: {took:?}");
+}

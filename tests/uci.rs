@@ -401,3 +401,18 @@ fn every_variant_takes_a_fen_with_moves_in_its_notation() {
     }
     assert_eq!(e.stderr(), "");
 }
+
+/// Issue 17: `wtime` under four `winc` was answered in a millisecond. With 1 s on the clock and
+/// 0.5 s to come back, the move must take a real share of the clock (about a quarter) and still be
+/// made well inside it.
+#[test]
+fn a_clock_of_few_increments_is_spent_not_thrown_away() {
+    let mut e = ready();
+    e.send("position startpos");
+    let sent = e.send("go wtime 1000 btime 1000 winc 500 binc 500");
+    let (at, line, _) = e.until_at(PROMPT, |l| l.starts_with("bestmove"));
+    assert!(!line.contains("(none)"), "{line}");
+    let took = at - sent;
+    assert!(took >= Duration::from_millis(100), "thought only {took:?}");
+    assert!(took < Duration::from_millis(1_000), "lost on time: {took:?}");
+}

@@ -602,13 +602,12 @@ impl Hub {
             return Ok(());
         }
         let clock = (level.time.is_some() || level.inc.is_some() || level.moves.is_some()).then(|| {
-            let inc = level.inc.unwrap_or_default();
-            // Hub adds the increment before every move: it is on the clock already.
-            Clock {
-                time: level.time.unwrap_or_default() + inc,
-                increment: inc,
-                moves_to_go: level.moves,
-            }
+            // Hub's `time` leaves out the increment the engine adds before the move.
+            Clock::hub(
+                level.time.unwrap_or_default(),
+                level.inc.unwrap_or_default(),
+                level.moves,
+            )
         });
         let limits = Limits {
             depth: level.depth,

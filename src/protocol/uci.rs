@@ -470,10 +470,12 @@ impl Uci {
             Side::White => 0,
             Side::Black => 1,
         };
-        let clock = go.time[side].map(|t| Clock {
-            time: Duration::from_millis(t),
-            increment: Duration::from_millis(go.inc[side].unwrap_or(0)),
-            moves_to_go: go.movestogo,
+        let clock = go.time[side].map(|t| {
+            Clock::uci(
+                Duration::from_millis(t),
+                Duration::from_millis(go.inc[side].unwrap_or(0)),
+                go.movestogo,
+            )
         });
         let movetime = go.movetime.map(Duration::from_millis);
         let bounded = clock.is_some() || movetime.is_some() || go.depth.is_some() || go.nodes.is_some();
