@@ -576,3 +576,19 @@ fn a_clock_of_few_increments_is_spent_not_thrown_away() {
     assert!(took >= Duration::from_millis(150), "thought only {took:?}");
     assert!(took < Duration::from_millis(1_500), "lost on time: {took:?}");
 }
+
+/// Issue 17: with `\r` alone ending lines, everything after the first line was swallowed.
+#[test]
+fn cr_alone_ends_a_line() {
+    let mut e = Engine::start(&["hub"]);
+    e.send_raw(b"hub\rping\r");
+    e.until("wait");
+    e.until("pong");
+    e.send_raw(b"ping\r\nping\r\n");
+    e.until("pong");
+    e.until("pong");
+    e.send_raw(b"quit\r");
+    let (code, _) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert_eq!(e.stderr(), "");
+}

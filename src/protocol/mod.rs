@@ -42,8 +42,8 @@ pub fn spawn_reader() -> Receiver<Input> {
     let (tx, rx) = unbounded();
     let spawned = std::thread::Builder::new().name("input".into()).spawn(move || {
         let stdin = std::io::stdin();
-        let mut reader = stdin.lock();
-        while let Some(input) = read_line(&mut reader) {
+        let mut lines = LineReader::new(stdin.lock());
+        while let Some(input) = lines.next_input() {
             if tx.send(input).is_err() {
                 break;
             }
@@ -54,43 +54,86 @@ pub fn spawn_reader() -> Receiver<Input> {
     rx
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes; `None` at end of input.
-pub fn read_line(reader: &mut impl BufRead) -> Option<Input> {
-    let mut line = Vec::new();
-    let mut length = 0usize;
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if buf.is_empty() {
-            if length == 0 {
-                return None;
+/// Splits input into lines of at most [`MAX_LINE`] bytes. A line ends at `\n`, at `\r`, or at
+/// `\r\n` (one end, not an empty line between): clients on every system, and old Mac-style
+/// `\r`-only text, must all be read line by line.
+///
+/// After a `\r` the reader does not wait to see whether a `\n` follows (a client that ends its
+/// lines with `\r` alone waits for the answer before it sends more); it remembers the `\r` and
+/// skips a `\n` that starts the next read.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    reader: R,
+    after_cr: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads lines from `reader`.
+    pub fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            after_cr: false,
+        }
+    }
+
+    /// The next line; `None` at end of input (or on a read error).
+    pub fn next_input(&mut self) -> Option<Input> {
+        let mut line = Vec::new();
+        let mut length = 0usize;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return None,
+            };
+            if buf.is_empty() {
+                if length == 0 {
+                    return None;
+                }
+                break;
             }
-            break;
+            if std::mem::take(&mut self.after_cr) && buf[0] == b'\n' {
+                // The `\n` of a `\r\n` whose `\r` ended the previous line.
+                self.reader.consume(1);
+                continue;
+            }
+            let (chunk, used, end) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => (&buf[..i], i + 1, Some(buf[i])),
+                None => (buf, buf.len(), None),
+            };
+            length += chunk.len();
+            if line.len() + chunk.len() <= MAX_LINE {
+                line.extend_from_slice(chunk);
+            }
+            // A `\n` already read after the `\r` is consumed now; otherwise the next call skips it.
+            let crlf = end == Some(b'\r') && buf.get(used) == Some(&b'\n');
+            self.reader.consume(used + usize::from(crlf));
+            if end.is_some() {
+                self.after_cr = end == Some(b'\r') && !crlf;
+                break;
+            }
         }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], i + 1),
-            None => (buf, buf.len()),
-        };
-        length += chunk.len();
-        if line.len() + chunk.len() <= MAX_LINE {
-            line.extend_from_slice(chunk);
+        if length > MAX_LINE {
+            return Some(Input::TooLong(length));
         }
-        let newline = done > chunk.len();
-        reader.consume(done);
-        if newline {
-            break;
-        }
+        Some(Input::Line(String::from_utf8_lossy(&line).into_owned()))
     }
-    if length > MAX_LINE {
-        return Some(Input::TooLong(length));
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes as [`LineReader`] does; `None` at end of input.
+/// Being stateless, it looks past a final `\r` for a `\n` to skip, which waits for input when
+/// none is buffered: it is meant for in-memory input (fuzz targets); the engine reads stdin
+/// through a [`LineReader`].
+pub fn read_line(reader: &mut impl BufRead) -> Option<Input> {
+    let mut lines = LineReader::new(&mut *reader);
+    let input = lines.next_input()?;
+    if lines.after_cr
+        && let Ok(buf) = reader.fill_buf()
+        && buf.first() == Some(&b'\n')
+    {
+        reader.consume(1);
     }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    Some(Input::Line(String::from_utf8_lossy(&line).into_owned()))
+    Some(input)
 }
 
 /// Writes protocol lines to stdout, each flushed at once. When stdout is gone (the client closed the
@@ -229,4 +272,58 @@ fn quiet_panics(dialect: Dialect) {
         let mut stdout = std::io::stdout();
         let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Cursor, Read};
+
+    fn all_lines(reader: impl BufRead) -> Vec<String> {
+        let mut lines = LineReader::new(reader);
+        let mut out = Vec::new();
+        while let Some(input) = lines.next_input() {
+            match input {
+                Input::Line(l) => out.push(l),
+                Input::TooLong(n) => out.push(format!("<{n}>")),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_each_end_a_line() {
+        let want = ["hub", "ping", "", "quit"];
+        for text in [
+            "hub\nping\n\nquit\n",
+            "hub\rping\r\rquit\r",
+            "hub\r\nping\r\n\r\nquit\r\n",
+            "hub\r\nping\r\rquit",
+        ] {
+            assert_eq!(all_lines(Cursor::new(text)), want, "{text:?}");
+            let mut cursor = Cursor::new(text);
+            let mut stateless = Vec::new();
+            while let Some(Input::Line(l)) = read_line(&mut cursor) {
+                stateless.push(l);
+            }
+            assert_eq!(stateless, want, "read_line {text:?}");
+        }
+    }
+
+    #[test]
+    fn a_crlf_split_between_two_reads_is_one_line_end() {
+        // The `\r` arrives in one read and its `\n` in the next: no empty line between.
+        let split = Cursor::new(&b"hub\r"[..]).chain(Cursor::new(&b"\nping\r"[..]));
+        assert_eq!(all_lines(BufReader::with_capacity(4, split)), ["hub", "ping"]);
+    }
+
+    #[test]
+    fn an_overlong_line_is_measured_up_to_its_cr() {
+        let mut text = vec![b'x'; MAX_LINE + 5];
+        text.extend_from_slice(b"\rping\r");
+        assert_eq!(
+            all_lines(Cursor::new(text)),
+            [format!("<{}>", MAX_LINE + 5), "ping".to_string()]
+        );
+    }
 }
