@@ -592,3 +592,27 @@ fn cr_alone_ends_a_line() {
     assert_eq!(code, Some(0));
     assert_eq!(e.stderr(), "");
 }
+
+/// Issue 17: an error about an over-long name echoed all of it back.
+#[test]
+fn errors_quote_only_the_start_of_long_input() {
+    let mut e = ready();
+    let long = "n".repeat(500_000);
+    for line in [
+        format!("set-param name={long} value=1"),
+        format!("level depth={long}"),
+        format!("frobnicate{long}"),
+        format!("pos start moves=\"32-28 {long}\""),
+    ] {
+        e.send(&line);
+        let (error, _) = e.until("error");
+        assert!(error.len() < 600, "{} bytes: {}", error.len(), &error[..200]);
+        assert!(
+            error.contains("nnnnnnnn...") || error.ends_with("...\""),
+            "{error}"
+        );
+        e.send("ping");
+        e.until("pong");
+    }
+    assert_eq!(e.stderr(), "");
+}

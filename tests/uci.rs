@@ -416,3 +416,23 @@ fn a_clock_of_few_increments_is_spent_not_thrown_away() {
     assert!(took >= Duration::from_millis(100), "thought only {took:?}");
     assert!(took < Duration::from_millis(1_000), "lost on time: {took:?}");
 }
+
+/// Issue 17: an error about an over-long option name echoed all of it back.
+#[test]
+fn errors_quote_only_the_start_of_long_input() {
+    let mut e = ready();
+    let long = "n".repeat(500_000);
+    for line in [
+        format!("setoption name {long} value 1"),
+        format!("setoption name {} value 1", "n ".repeat(200_000)),
+        format!("go depth {long}"),
+        format!("xyzzy{long}"),
+    ] {
+        e.send(&line);
+        let (error, _) = e.until("info string error");
+        assert!(error.len() < 600, "{} bytes: {}", error.len(), &error[..200]);
+        assert!(error.contains("n...") || error.ends_with("..."), "{error}");
+        e.send("isready");
+        e.until("readyok");
+    }
+}

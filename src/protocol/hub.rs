@@ -2,7 +2,7 @@
 //! `shared/reference/protocols.md` record Scan's exact behaviour and what each client needs).
 
 use super::session::{Report, Session, SetupError, Start, new_session};
-use super::{Input, MAX_LINE, Out, check_rule_option, rule_options};
+use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, WIN};
 use crate::tt::WIN_BOUND;
@@ -343,7 +343,8 @@ impl Hub {
     }
 
     fn error(&mut self, message: &str) {
-        self.out.line(&format!("error message={}", quote(message)));
+        self.out
+            .line(&format!("error message={}", quote(&clip_message(message))));
     }
 
     fn report(&mut self, report: Report) {

@@ -136,6 +136,41 @@ pub fn read_line(reader: &mut impl BufRead) -> Option<Input> {
     Some(input)
 }
 
+/// The most characters of one word (a run without whitespace) that an error message quotes.
+pub const QUOTE_MAX: usize = 80;
+/// The most characters of an error message.
+pub const MESSAGE_MAX: usize = 400;
+
+/// An error message made fit to echo: a word longer than [`QUOTE_MAX`] characters is cut there and
+/// marked `...`, and a message still longer than [`MESSAGE_MAX`] is cut there. Messages quote the
+/// input they refuse, and a client that sent a megabyte must not get it back (nor its log fill up).
+pub fn clip_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MESSAGE_MAX + 3));
+    let mut word = 0;
+    let mut total = 0;
+    for c in message.chars() {
+        if total == MESSAGE_MAX {
+            out.push_str("...");
+            break;
+        }
+        if c.is_whitespace() {
+            word = 0;
+        } else {
+            word += 1;
+            if word > QUOTE_MAX {
+                if word == QUOTE_MAX + 1 {
+                    out.push_str("...");
+                    total += 3;
+                }
+                continue;
+            }
+        }
+        out.push(c);
+        total += 1;
+    }
+    out
+}
+
 /// Writes protocol lines to stdout, each flushed at once. When stdout is gone (the client closed the
 /// pipe), nobody is listening: the process ends quietly.
 ///
@@ -289,6 +324,28 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn error_messages_quote_at_most_a_few_words() {
+        assert_eq!(clip_message("bad command frobnicate"), "bad command frobnicate");
+        let long = "x".repeat(1 << 20);
+        let clipped = clip_message(&format!("unknown parameter {long}; see hub"));
+        // The rest of the word goes, its trailing `;` with it.
+        assert_eq!(
+            clipped,
+            format!("unknown parameter {}... see hub", "x".repeat(QUOTE_MAX))
+        );
+        // Many short words: the message as a whole is cut.
+        let words = "ab ".repeat(1 << 18);
+        let clipped = clip_message(&format!("unknown option {words:?}"));
+        assert!(
+            clipped.len() <= MESSAGE_MAX + 3 && clipped.ends_with("..."),
+            "{clipped}"
+        );
+        // Characters, not bytes: no cut inside a UTF-8 sequence.
+        let wide = "\u{e9}".repeat(200);
+        assert_eq!(clip_message(&wide).chars().count(), QUOTE_MAX + 3);
     }
 
     #[test]

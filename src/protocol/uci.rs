@@ -2,7 +2,7 @@
 //! and moves in each variant's own notation.
 
 use super::session::{Report, Session, Start, new_session};
-use super::{Input, MAX_LINE, Out, check_rule_option, rule_options};
+use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, win_distance};
 use crate::variant::Variant;
@@ -235,7 +235,8 @@ impl Uci {
     }
 
     fn error(&mut self, message: &str) {
-        self.out.line(&format!("info string error: {message}"));
+        self.out
+            .line(&format!("info string error: {}", clip_message(message)));
     }
 
     fn report(&mut self, report: Report) {
