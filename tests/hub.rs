@@ -616,3 +616,52 @@ fn errors_quote_only_the_start_of_long_input() {
     }
     assert_eq!(e.stderr(), "");
 }
+
+/// Issue 17: `go sideways` (a mode Tempo does not know) started a search.
+#[test]
+fn an_unknown_go_mode_is_refused_and_starts_nothing() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go sideways");
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(
+        before[0].starts_with("error message=") && before[0].contains("sideways"),
+        "{before:?}"
+    );
+    // The limits are kept for the next `go`, and modes with extra arguments still search.
+    e.send("go think extra=1");
+    let (_, infos) = search_result(&mut e);
+    assert_eq!(parse_line(infos.last().unwrap()).unwrap().get("depth"), Some("3"));
+    assert_eq!(e.stderr(), "");
+}
+
+/// End of input during a search that ends by itself lets it finish and answer `done` (dame-rs
+/// does the same; a script piping `go analyze` wants the result); an infinite one is stopped and
+/// answered at once.
+#[test]
+fn end_of_input_answers_the_running_search() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level depth=6");
+    e.send("go analyze");
+    e.close_stdin();
+    let (mv, infos) = search_result(&mut e);
+    legal_in(&International::start(), &mv);
+    assert_eq!(parse_line(infos.last().unwrap()).unwrap().get("depth"), Some("6"));
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    search_result(&mut e);
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(e.stderr(), "");
+}

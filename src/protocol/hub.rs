@@ -252,6 +252,11 @@ pub struct Hub {
     options: Vec<(String, String)>,
     level: Level,
     searching: bool,
+    /// The running search ends by itself (it has a limit and is neither infinite nor waiting for
+    /// `ponder-hit`): at end of input it is let finish.
+    ends_alone: bool,
+    /// The running ponder search will end by itself after `ponder-hit`.
+    ends_after_hit: bool,
 }
 
 impl Hub {
@@ -285,6 +290,8 @@ impl Hub {
             options: Vec::new(),
             level: Level::default(),
             searching: false,
+            ends_alone: false,
+            ends_after_hit: false,
         }
     }
 
@@ -304,9 +311,14 @@ impl Hub {
                             return;
                         }
                     }
-                    // End of input: the client is gone; quit at once.
+                    // End of input: a search that ends by itself is let finish and answers (a
+                    // script that pipes `go` and closes its input wants the result); any other
+                    // is stopped and answered, as at `quit`.
                     Err(_) => {
-                        self.session.stop();
+                        if !self.ends_alone {
+                            self.session.stop();
+                        }
+                        self.wait_search();
                         return;
                     }
                 },
@@ -364,6 +376,11 @@ impl Hub {
     /// Ends the running search: stops it and writes its last lines, `done` included.
     fn finish_search(&mut self) {
         self.session.stop();
+        self.wait_search();
+    }
+
+    /// Writes the running search's lines until its `done`.
+    fn wait_search(&mut self) {
         while self.searching {
             match self.reports.recv() {
                 Ok(r) => self.report(r),
@@ -393,6 +410,7 @@ impl Hub {
                 }
                 Ok("ponder-hit") => {
                     self.session.ponder_hit();
+                    self.ends_alone = self.ends_after_hit;
                     return true;
                 }
                 // Any other line ends the search (Scan does the same), then is carried out.
@@ -594,6 +612,15 @@ impl Hub {
     }
 
     fn go(&mut self, line: &HubLine) -> Result<(), String> {
+        // A mode flag Tempo does not know starts nothing (other arguments are ignored, as Scan
+        // ignores them).
+        if let Some((mode, _)) = line
+            .args
+            .iter()
+            .find(|(n, v)| v.is_none() && !["think", "ponder", "analyze"].contains(&n.as_str()))
+        {
+            return Err(format!("go takes think, ponder or analyze, not {mode}"));
+        }
         let ponder = line.has("ponder");
         let analyze = line.has("analyze");
         let level = std::mem::take(&mut self.level);
@@ -621,6 +648,11 @@ impl Hub {
         };
         self.session.go(limits, ponder, &[])?;
         self.searching = true;
+        // With no limit at all the search runs to depth 100: at end of input it is stopped.
+        let limited =
+            level.depth.is_some() || level.nodes.is_some() || level.move_time.is_some() || clock.is_some();
+        self.ends_after_hit = limited && !level.infinite;
+        self.ends_alone = self.ends_after_hit && !ponder;
         Ok(())
     }
 }
