@@ -648,6 +648,11 @@ impl Hub {
         };
         self.session.go(limits, ponder, &[])?;
         self.searching = true;
+        if let Some(why) = self.session.take_failure() {
+            // Its `done` is already on its way: written now, before any later reply.
+            self.error(&format!("internal error: {why}"));
+            self.wait_search();
+        }
         // With no limit at all the search runs to depth 100: at end of input it is stopped.
         let limited =
             level.depth.is_some() || level.nodes.is_some() || level.move_time.is_some() || clock.is_some();

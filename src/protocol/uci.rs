@@ -540,6 +540,11 @@ impl Uci {
             self.session.go(limits, go.ponder, &[])?;
         }
         self.searching = true;
+        if let Some(why) = self.session.take_failure() {
+            // Its `bestmove` is already on its way: written now, before any later reply.
+            self.error(&format!("internal error: {why}"));
+            self.wait_search();
+        }
         self.ends_after_hit = bounded && !limits.infinite;
         self.ends_alone = self.ends_after_hit && !go.ponder;
         Ok(())
