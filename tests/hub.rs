@@ -665,3 +665,21 @@ fn end_of_input_answers_the_running_search() {
     assert!(took < Duration::from_millis(500), "{took:?}");
     assert_eq!(e.stderr(), "");
 }
+
+/// The input queue is bounded (64 lines): a flood of `ping` during a search is answered line by
+/// line, and the `stop` behind it still ends the search.
+#[test]
+fn stop_gets_through_a_flood_during_a_search() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    let flood = "ping\n".repeat(20_000) + "stop\n";
+    e.send_raw(flood.as_bytes());
+    let (_, _, before) = e.until_at(Duration::from_secs(60), |l| l.starts_with("done"));
+    let pongs = before.iter().filter(|l| *l == "pong").count();
+    assert_eq!(pongs, 20_000);
+    e.send("ping");
+    e.until("pong");
+    assert_eq!(e.stderr(), "");
+}

@@ -12,8 +12,8 @@ pub mod uci;
 
 use crate::game::RuleOption;
 use crate::variant::Variant;
-use crossbeam_channel::{Receiver, unbounded};
-use std::io::{BufRead, Write};
+use crossbeam_channel::{Receiver, bounded};
+use std::io::{BufRead, BufReader, Read, Write};
 
 /// The longest input line read whole; the rest of a longer line is skipped and the line refused.
 pub const MAX_LINE: usize = 1 << 20;
@@ -36,13 +36,28 @@ pub enum Input {
     TooLong(usize),
 }
 
+/// Lines read ahead of the engine at most. The reader thread waits when the engine has this many
+/// unhandled lines, so a client that floods the input cannot fill memory (five million queued
+/// lines took 287-384 MB); at most this many lines of up to [`MAX_LINE`] bytes wait.
+///
+/// `stop` and `quit` still get through at once during a search: the protocol thread takes lines
+/// as they come while the search runs on its own thread (answering `ping` at once and ending the
+/// search at any other line), so the queue only fills while the protocol thread itself is busy
+/// (a table being resized, a position with a long move list being set up).
+pub const QUEUE_LINES: usize = 64;
+
 /// Starts the thread that reads stdin line by line; the channel closes at end of input (or on a
 /// read error, which ends input the same way).
 pub fn spawn_reader() -> Receiver<Input> {
-    let (tx, rx) = unbounded();
+    spawn_reader_from(std::io::stdin())
+}
+
+/// As [`spawn_reader`], reading `input` (tests read from memory). At most [`QUEUE_LINES`] lines
+/// wait in the channel.
+pub fn spawn_reader_from(input: impl Read + Send + 'static) -> Receiver<Input> {
+    let (tx, rx) = bounded(QUEUE_LINES);
     let spawned = std::thread::Builder::new().name("input".into()).spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lines = LineReader::new(stdin.lock());
+        let mut lines = LineReader::new(BufReader::new(input));
         while let Some(input) = lines.next_input() {
             if tx.send(input).is_err() {
                 break;
@@ -312,7 +327,7 @@ fn quiet_panics(dialect: Dialect) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{BufReader, Cursor, Read};
+    use std::io::Cursor;
 
     fn all_lines(reader: impl BufRead) -> Vec<String> {
         let mut lines = LineReader::new(reader);
@@ -324,6 +339,35 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Endless input: `ping` lines for ever, counting the bytes taken.
+    struct Flood(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = b"ping\n"[i % 5];
+            }
+            let n = buf.len() - buf.len() % 5;
+            self.0.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_reader_stops_reading_when_the_engine_is_behind() {
+        let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let lines = spawn_reader_from(Flood(taken.clone()));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // The queue and one buffer of the reader (8 KiB), not the megabytes of 300 ms of reading.
+        let ahead = taken.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(ahead <= 64 * 1024, "read {ahead} bytes ahead");
+        assert_eq!(lines.len(), QUEUE_LINES);
+        // Taking lines lets it read on.
+        for _ in 0..10 * QUEUE_LINES {
+            assert_eq!(lines.recv(), Ok(Input::Line("ping".into())));
+        }
     }
 
     #[test]
