@@ -683,3 +683,22 @@ fn stop_gets_through_a_flood_during_a_search() {
     e.until("pong");
     assert_eq!(e.stderr(), "");
 }
+
+/// pydraughts sends `time` = time left − increment, below zero when less than one increment is
+/// left. That line was refused, leaving the search with no limit (depth 100); it is a clock of one
+/// increment and the move must come inside it.
+#[test]
+fn a_negative_time_is_a_clock_of_one_increment() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level time=-0.3 inc=0.5");
+    let sent = e.send("go think");
+    let (at, done, before) = e.until_at(PROMPT, |l| l.starts_with("done"));
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    legal_in(&International::start(), &done_move(&done));
+    let took = at - sent;
+    assert!(
+        took < Duration::from_millis(500),
+        "took {took:?} on a 0.5 s clock"
+    );
+}

@@ -596,7 +596,17 @@ impl Hub {
                 }
                 "nodes" => level.nodes = Some(integer(name, v)?),
                 "move-time" => level.move_time = Some(seconds(name, v)?),
-                "time" => level.time = Some(seconds(name, v)?),
+                // pydraughts sends the time left minus the increment, which is below zero when
+                // fewer than one increment is left (a first move of 0.5+1): that clock is the
+                // increment alone, not a bad line (refused, it left the search unlimited).
+                "time" => {
+                    let negative = v.parse::<f64>().is_ok_and(|t| t < 0.0 && t.is_finite());
+                    level.time = Some(if negative {
+                        Duration::ZERO
+                    } else {
+                        seconds(name, v)?
+                    });
+                }
                 "inc" => level.inc = Some(seconds(name, v)?),
                 "moves" => {
                     let n = integer(name, v)?;
