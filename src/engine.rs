@@ -15,7 +15,12 @@ use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 
 /// Stack of the search thread: the search recurses up to `MAX_PLY` frames that hold move lists.
-const SEARCH_STACK: usize = 64 << 20;
+pub const SEARCH_STACK: usize = 64 << 20;
+
+/// The environment variable that sets the search thread's stack in MiB instead of
+/// [`SEARCH_STACK`]. It exists so that the tests can make the thread fail to start (a stack
+/// larger than the address space) and check that the engine says so.
+pub const STACK_VARIABLE: &str = "TEMPO_SEARCH_STACK_MIB";
 
 /// What a search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +44,8 @@ pub struct Engine<G: Evaluate> {
     handle: Option<JoinHandle<()>>,
     sender: Sender<Event<G::Move>>,
     receiver: Receiver<Event<G::Move>>,
+    stack: usize,
+    failure: Option<String>,
 }
 
 impl<G: Evaluate> std::fmt::Debug for Engine<G> {
@@ -63,7 +70,24 @@ impl<G: Evaluate> Engine<G> {
             handle: None,
             sender,
             receiver,
+            stack: std::env::var(STACK_VARIABLE)
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+                .map_or(SEARCH_STACK, |mib| mib.saturating_mul(1 << 20)),
+            failure: None,
         }
+    }
+
+    /// Sets the stack of later search threads, in bytes ([`SEARCH_STACK`] by default; also set by
+    /// the [`STACK_VARIABLE`] environment variable).
+    pub fn set_stack_size(&mut self, bytes: usize) {
+        self.stack = bytes;
+    }
+
+    /// Why the last search could not run on a thread of its own, once: the search thread could
+    /// not be started, and its `Done` (the first legal move, unsearched) was sent at once.
+    pub fn take_failure(&mut self) -> Option<String> {
+        self.failure.take()
     }
 
     /// The channel that search events arrive on.
@@ -109,7 +133,7 @@ impl<G: Evaluate> Engine<G> {
         let (sink_tx, sink_rx) = crossbeam_channel::bounded(1);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(SEARCH_STACK)
+            .stack_size(self.stack)
             .spawn(move || {
                 let Ok(mut sink) = sink_rx.recv() else { return };
                 let sink: &mut dyn FnMut(Event<G::Move>) = &mut sink;
@@ -135,8 +159,12 @@ impl<G: Evaluate> Engine<G> {
                 let _ = sink_tx.send(sink);
                 self.handle = Some(h);
             }
-            // No thread: still answer, with the first legal move.
-            Err(_) => {
+            // No thread: still answer, with the first legal move, and keep the reason for
+            // [`Engine::take_failure`].
+            Err(e) => {
+                self.failure = Some(format!(
+                    "the search thread could not be started ({e}); the first legal move is played"
+                ));
                 let mut moves = crate::game::MoveList::new();
                 root.generate(&mut moves);
                 sink(Event::Done {

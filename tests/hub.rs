@@ -725,3 +725,146 @@ fn pydraughts_numbering_reaches_pv_and_errors() {
     after.parse_move(&hub.move_to_tempo(&reply)).unwrap();
     assert_eq!(e.stderr(), "");
 }
+
+/// Issue 17: a clock holding fewer than four increments (`time` < 3 `inc`) was answered in a
+/// millisecond. `level time=1 inc=0.5` is a clock of 1.5 s: the move must take a real share of it
+/// (the hard budget is a quarter of the clock, about 0.37 s) and still be made well inside it.
+#[test]
+fn a_clock_of_few_increments_is_spent_not_thrown_away() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level time=1 inc=0.5");
+    let sent = e.send("go think");
+    let (at, done, before) = e.until_at(PROMPT, |l| l.starts_with("done"));
+    legal_in(&International::start(), &done_move(&done));
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    let took = at - sent;
+    assert!(took >= Duration::from_millis(150), "thought only {took:?}");
+    assert!(took < Duration::from_millis(1_500), "lost on time: {took:?}");
+}
+
+/// Issue 17: with `\r` alone ending lines, everything after the first line was swallowed.
+#[test]
+fn cr_alone_ends_a_line() {
+    let mut e = Engine::start(&["hub"]);
+    e.send_raw(b"hub\rping\r");
+    e.until("wait");
+    e.until("pong");
+    e.send_raw(b"ping\r\nping\r\n");
+    e.until("pong");
+    e.until("pong");
+    e.send_raw(b"quit\r");
+    let (code, _) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert_eq!(e.stderr(), "");
+}
+
+/// Issue 17: an error about an over-long name echoed all of it back.
+#[test]
+fn errors_quote_only_the_start_of_long_input() {
+    let mut e = ready();
+    let long = "n".repeat(500_000);
+    for line in [
+        format!("set-param name={long} value=1"),
+        format!("level depth={long}"),
+        format!("frobnicate{long}"),
+        format!("pos start moves=\"32-28 {long}\""),
+    ] {
+        e.send(&line);
+        let (error, _) = e.until("error");
+        assert!(error.len() < 600, "{} bytes: {}", error.len(), &error[..200]);
+        assert!(
+            error.contains("nnnnnnnn...") || error.ends_with("...\""),
+            "{error}"
+        );
+        e.send("ping");
+        e.until("pong");
+    }
+    assert_eq!(e.stderr(), "");
+}
+
+/// Issue 17: `go sideways` (a mode Tempo does not know) started a search.
+#[test]
+fn an_unknown_go_mode_is_refused_and_starts_nothing() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go sideways");
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert_eq!(before.len(), 1, "{before:?}");
+    assert!(
+        before[0].starts_with("error message=") && before[0].contains("sideways"),
+        "{before:?}"
+    );
+    // The limits are kept for the next `go`, and modes with extra arguments still search.
+    e.send("go think extra=1");
+    let (_, infos) = search_result(&mut e);
+    assert_eq!(parse_line(infos.last().unwrap()).unwrap().get("depth"), Some("3"));
+    assert_eq!(e.stderr(), "");
+}
+
+/// End of input during a search that ends by itself lets it finish and answer `done` (dame-rs
+/// does the same; a script piping `go analyze` wants the result); an infinite one is stopped and
+/// answered at once.
+#[test]
+fn end_of_input_answers_the_running_search() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level depth=6");
+    e.send("go analyze");
+    e.close_stdin();
+    let (mv, infos) = search_result(&mut e);
+    legal_in(&International::start(), &mv);
+    assert_eq!(parse_line(infos.last().unwrap()).unwrap().get("depth"), Some("6"));
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    search_result(&mut e);
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(e.stderr(), "");
+}
+
+/// The input queue is bounded (64 lines): a flood of `ping` during a search is answered line by
+/// line, and the `stop` behind it still ends the search.
+#[test]
+fn stop_gets_through_a_flood_during_a_search() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level infinite");
+    e.send("go analyze");
+    let flood = "ping\n".repeat(20_000) + "stop\n";
+    e.send_raw(flood.as_bytes());
+    let (_, _, before) = e.until_at(Duration::from_secs(60), |l| l.starts_with("done"));
+    let pongs = before.iter().filter(|l| *l == "pong").count();
+    assert_eq!(pongs, 20_000);
+    e.send("ping");
+    e.until("pong");
+    assert_eq!(e.stderr(), "");
+}
+
+/// pydraughts sends `time` = time left − increment, below zero when less than one increment is
+/// left. That line was refused, leaving the search with no limit (depth 100); it is a clock of one
+/// increment and the move must come inside it.
+#[test]
+fn a_negative_time_is_a_clock_of_one_increment() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level time=-0.3 inc=0.5");
+    let sent = e.send("go think");
+    let (at, done, before) = e.until_at(PROMPT, |l| l.starts_with("done"));
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    legal_in(&International::start(), &done_move(&done));
+    let took = at - sent;
+    assert!(
+        took < Duration::from_millis(500),
+        "took {took:?} on a 0.5 s clock"
+    );
+}

@@ -78,6 +78,42 @@ fn the_winning_side_avoids_the_repetition() {
     assert_ne!(name(&pos, r.best), "46-37");
 }
 
+/// Issue 17: at depth 1 the root's children go straight to the quiescence search, which did not
+/// look for repetitions, so a move repeating a position for the third time scored as if it did
+/// not (and the draw appeared only from depth 2). Each depth must see it.
+#[test]
+fn a_repetition_is_seen_at_every_depth() {
+    let losing = International::from_fen("W:WK35:BK16,2,3,4").unwrap();
+    let history = history_repeating(&losing, "35-30");
+    let winning = International::from_fen("W:WK46,K45:BK5").unwrap();
+    let avoided = history_repeating(&winning, "46-37");
+    for depth in 1..=6 {
+        let r = search(&losing, &history, depth);
+        assert_eq!(r.score, 0, "depth {depth}: the losing side draws");
+        assert_eq!(name(&losing, r.best), "35-30", "depth {depth}");
+        let r = search(&winning, &avoided, depth);
+        assert!(r.score > 100, "depth {depth}: {}", r.score);
+        assert_ne!(name(&winning, r.best), "46-37", "depth {depth}");
+    }
+    // MultiPV shows the repeating move's own score: a draw at depth 1 as at depth 2.
+    let tt = Tt::new(16);
+    let shared = Shared::default();
+    for depth in 1..=2 {
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 64,
+            ..Limits::default()
+        };
+        let mut scores = Vec::new();
+        Search::new(&tt, &shared, limits, &avoided, &winning).run(&winning, |info| {
+            if info.depth == depth && name(&winning, info.pv.first().copied()) == "46-37" {
+                scores.push(info.score);
+            }
+        });
+        assert_eq!(scores, [0], "depth {depth}");
+    }
+}
+
 #[test]
 fn repetition_history_is_cut_at_irreversible_moves() {
     let start = International::start();

@@ -209,12 +209,6 @@ fn bad_input_gets_an_error_and_changes_nothing() {
     e.send("position fen W:W28:B23");
     for (line, needle) in [
         ("xyzzy", "unknown command"),
-        ("go depth 300", "out of range"),
-        ("go depth -1", "depth"),
-        ("go movestogo 99999999999", "movestogo"),
-        ("go nodes", "needs a number"),
-        ("go think", "unknown word"),
-        ("go searchmoves 99-98", "searchmoves"),
         ("position startpos moves 32-28 99-98", "bad move 2"),
         ("position fen W:W1:B2", "bad position"),
         ("position", "position needs"),
@@ -399,5 +393,125 @@ fn every_variant_takes_a_fen_with_moves_in_its_notation() {
                 .unwrap_or_else(|err| panic!("{v}: {mv}: {err}"));
         });
     }
+    assert_eq!(e.stderr(), "");
+}
+
+/// Issue 17: `wtime` under four `winc` was answered in a millisecond. With 1 s on the clock and
+/// 0.5 s to come back, the move must take a real share of the clock (about a quarter) and still be
+/// made well inside it.
+#[test]
+fn a_clock_of_few_increments_is_spent_not_thrown_away() {
+    let mut e = ready();
+    e.send("position startpos");
+    let sent = e.send("go wtime 1000 btime 1000 winc 500 binc 500");
+    let (at, line, _) = e.until_at(PROMPT, |l| l.starts_with("bestmove"));
+    assert!(!line.contains("(none)"), "{line}");
+    let took = at - sent;
+    assert!(took >= Duration::from_millis(100), "thought only {took:?}");
+    assert!(took < Duration::from_millis(1_000), "lost on time: {took:?}");
+}
+
+/// Issue 17: an error about an over-long option name echoed all of it back.
+#[test]
+fn errors_quote_only_the_start_of_long_input() {
+    let mut e = ready();
+    let long = "n".repeat(500_000);
+    for line in [
+        format!("setoption name {long} value 1"),
+        format!("setoption name {} value 1", "n ".repeat(200_000)),
+        format!("go depth {long}"),
+        format!("xyzzy{long}"),
+    ] {
+        e.send(&line);
+        let (error, _) = e.until("info string error");
+        assert!(error.len() < 600, "{} bytes: {}", error.len(), &error[..200]);
+        assert!(error.contains("n...") || error.ends_with("..."), "{error}");
+        e.send("isready");
+        e.until("readyok");
+    }
+}
+
+/// Issue 17: `go depth 300` answered an error and never `bestmove`, and `go movetime -5` was taken
+/// as 0 silently. Every `go` must end in a `bestmove`, saying what it did with a bad value.
+#[test]
+fn every_go_ends_in_bestmove() {
+    let mut e = ready();
+    // One legal move, a capture that wins: every search of it is short.
+    e.send("position fen W:W28:B23");
+    for (line, said) in [
+        (
+            "go depth 300",
+            "info string go depth 300: out of range 1-100; searching to depth 100",
+        ),
+        (
+            "go depth 0",
+            "info string go depth 0: out of range 1-100; searching to depth 1",
+        ),
+        ("go depth -1", "info string go depth -1: out of range"),
+        (
+            "go movetime -5",
+            "info string go movetime -5: below 0; taken as 0",
+        ),
+        (
+            "go think",
+            "info string error: go: unknown word \"think\"; searching to depth 1",
+        ),
+        ("go mate 3", "info string error: go mate is not supported"),
+        ("go nodes", "info string error: go nodes needs a number"),
+        ("go movestogo 99999999999", "info string error: go movestogo"),
+        (
+            "go depth 2 searchmoves 99-98",
+            "info string error: searchmoves 99-98",
+        ),
+    ] {
+        e.send(line);
+        let (mv, _, before) = result_after_notes(&mut e);
+        assert_eq!(mv, "28x19", "{line}");
+        assert!(
+            before.first().is_some_and(|l| l.starts_with(said)),
+            "{line}: {before:?}"
+        );
+        e.send("isready");
+        e.until("readyok");
+    }
+    assert_eq!(e.stderr(), "");
+}
+
+/// Reads to `bestmove`, allowing `info string` lines; returns the move, the ponder move and the
+/// lines before it.
+fn result_after_notes(e: &mut Engine) -> (String, Option<String>, Vec<String>) {
+    let (line, before) = e.until("bestmove");
+    for l in &before {
+        assert!(l.starts_with("info "), "unexpected line: {l}");
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3].to_string());
+    (words[1].to_string(), ponder, before)
+}
+
+/// End of input during a search that ends by itself lets it finish and answer (a script piping
+/// `go depth 6` wants the move); an infinite search is stopped and answered at once.
+#[test]
+fn end_of_input_answers_the_running_search() {
+    let mut e = ready();
+    e.send("position startpos");
+    e.send("go depth 6");
+    e.close_stdin();
+    let (mv, _, infos) = result(&mut e);
+    assert!(International::start().parse_move(&mv).is_ok(), "{mv}");
+    assert!(
+        infos.last().is_some_and(|l| l.starts_with("info depth 6 ")),
+        "{infos:?}"
+    );
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+
+    let mut e = ready();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.close_stdin();
+    result(&mut e);
+    let (code, took) = e.wait_exit(PROMPT);
+    assert_eq!(code, Some(0));
+    assert!(took < Duration::from_millis(500), "{took:?}");
     assert_eq!(e.stderr(), "");
 }

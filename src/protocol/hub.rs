@@ -2,7 +2,7 @@
 //! `shared/reference/protocols.md` record Scan's exact behaviour and what each client needs).
 
 use super::session::{Report, Session, SetupError, Start, new_session};
-use super::{Input, MAX_LINE, Out, check_rule_option, rule_options};
+use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, WIN};
 use crate::tt::WIN_BOUND;
@@ -252,6 +252,11 @@ pub struct Hub {
     options: Vec<(String, String)>,
     level: Level,
     searching: bool,
+    /// The running search ends by itself (it has a limit and is neither infinite nor waiting for
+    /// `ponder-hit`): at end of input it is let finish.
+    ends_alone: bool,
+    /// The running ponder search will end by itself after `ponder-hit`.
+    ends_after_hit: bool,
 }
 
 impl Hub {
@@ -285,6 +290,8 @@ impl Hub {
             options: Vec::new(),
             level: Level::default(),
             searching: false,
+            ends_alone: false,
+            ends_after_hit: false,
         }
     }
 
@@ -304,9 +311,14 @@ impl Hub {
                             return;
                         }
                     }
-                    // End of input: the client is gone; quit at once.
+                    // End of input: a search that ends by itself is let finish and answers (a
+                    // script that pipes `go` and closes its input wants the result); any other
+                    // is stopped and answered, as at `quit`.
                     Err(_) => {
-                        self.session.stop();
+                        if !self.ends_alone {
+                            self.session.stop();
+                        }
+                        self.wait_search();
                         return;
                     }
                 },
@@ -343,7 +355,8 @@ impl Hub {
     }
 
     fn error(&mut self, message: &str) {
-        self.out.line(&format!("error message={}", quote(message)));
+        self.out
+            .line(&format!("error message={}", quote(&clip_message(message))));
     }
 
     fn report(&mut self, report: Report) {
@@ -370,6 +383,11 @@ impl Hub {
     /// Ends the running search: stops it and writes its last lines, `done` included.
     fn finish_search(&mut self) {
         self.session.stop();
+        self.wait_search();
+    }
+
+    /// Writes the running search's lines until its `done`.
+    fn wait_search(&mut self) {
         while self.searching {
             match self.reports.recv() {
                 Ok(r) => self.report(r),
@@ -399,6 +417,7 @@ impl Hub {
                 }
                 Ok("ponder-hit") => {
                     self.session.ponder_hit();
+                    self.ends_alone = self.ends_after_hit;
                     return true;
                 }
                 // Any other line ends the search (Scan does the same), then is carried out.
@@ -602,7 +621,17 @@ impl Hub {
                 }
                 "nodes" => level.nodes = Some(integer(name, v)?),
                 "move-time" => level.move_time = Some(seconds(name, v)?),
-                "time" => level.time = Some(seconds(name, v)?),
+                // pydraughts sends the time left minus the increment, which is below zero when
+                // fewer than one increment is left (a first move of 0.5+1): that clock is the
+                // increment alone, not a bad line (refused, it left the search unlimited).
+                "time" => {
+                    let negative = v.parse::<f64>().is_ok_and(|t| t < 0.0 && t.is_finite());
+                    level.time = Some(if negative {
+                        Duration::ZERO
+                    } else {
+                        seconds(name, v)?
+                    });
+                }
                 "inc" => level.inc = Some(seconds(name, v)?),
                 "moves" => {
                     let n = integer(name, v)?;
@@ -618,6 +647,15 @@ impl Hub {
     }
 
     fn go(&mut self, line: &HubLine) -> Result<(), String> {
+        // A mode flag Tempo does not know starts nothing (other arguments are ignored, as Scan
+        // ignores them).
+        if let Some((mode, _)) = line
+            .args
+            .iter()
+            .find(|(n, v)| v.is_none() && !["think", "ponder", "analyze"].contains(&n.as_str()))
+        {
+            return Err(format!("go takes think, ponder or analyze, not {mode}"));
+        }
         let ponder = line.has("ponder");
         let analyze = line.has("analyze");
         let level = std::mem::take(&mut self.level);
@@ -627,13 +665,12 @@ impl Hub {
             return Ok(());
         }
         let clock = (level.time.is_some() || level.inc.is_some() || level.moves.is_some()).then(|| {
-            let inc = level.inc.unwrap_or_default();
-            // Hub adds the increment before every move: it is on the clock already.
-            Clock {
-                time: level.time.unwrap_or_default() + inc,
-                increment: inc,
-                moves_to_go: level.moves,
-            }
+            // Hub's `time` leaves out the increment the engine adds before the move.
+            Clock::hub(
+                level.time.unwrap_or_default(),
+                level.inc.unwrap_or_default(),
+                level.moves,
+            )
         });
         let limits = Limits {
             depth: level.depth,
@@ -646,6 +683,16 @@ impl Hub {
         };
         self.session.go(limits, ponder, &[])?;
         self.searching = true;
+        if let Some(why) = self.session.take_failure() {
+            // Its `done` is already on its way: written now, before any later reply.
+            self.error(&format!("internal error: {why}"));
+            self.wait_search();
+        }
+        // With no limit at all the search runs to depth 100: at end of input it is stopped.
+        let limited =
+            level.depth.is_some() || level.nodes.is_some() || level.move_time.is_some() || clock.is_some();
+        self.ends_after_hit = limited && !level.infinite;
+        self.ends_alone = self.ends_after_hit && !ponder;
         Ok(())
     }
 }

@@ -12,8 +12,8 @@ pub mod uci;
 
 use crate::game::RuleOption;
 use crate::variant::Variant;
-use crossbeam_channel::{Receiver, unbounded};
-use std::io::{BufRead, Write};
+use crossbeam_channel::{Receiver, bounded};
+use std::io::{BufRead, BufReader, Read, Write};
 
 /// The longest input line read whole; the rest of a longer line is skipped and the line refused.
 pub const MAX_LINE: usize = 1 << 20;
@@ -36,14 +36,29 @@ pub enum Input {
     TooLong(usize),
 }
 
+/// Lines read ahead of the engine at most. The reader thread waits when the engine has this many
+/// unhandled lines, so a client that floods the input cannot fill memory (five million queued
+/// lines took 287-384 MB); at most this many lines of up to [`MAX_LINE`] bytes wait.
+///
+/// `stop` and `quit` still get through at once during a search: the protocol thread takes lines
+/// as they come while the search runs on its own thread (answering `ping` at once and ending the
+/// search at any other line), so the queue only fills while the protocol thread itself is busy
+/// (a table being resized, a position with a long move list being set up).
+pub const QUEUE_LINES: usize = 64;
+
 /// Starts the thread that reads stdin line by line; the channel closes at end of input (or on a
 /// read error, which ends input the same way).
 pub fn spawn_reader() -> Receiver<Input> {
-    let (tx, rx) = unbounded();
+    spawn_reader_from(std::io::stdin())
+}
+
+/// As [`spawn_reader`], reading `input` (tests read from memory). At most [`QUEUE_LINES`] lines
+/// wait in the channel.
+pub fn spawn_reader_from(input: impl Read + Send + 'static) -> Receiver<Input> {
+    let (tx, rx) = bounded(QUEUE_LINES);
     let spawned = std::thread::Builder::new().name("input".into()).spawn(move || {
-        let stdin = std::io::stdin();
-        let mut reader = stdin.lock();
-        while let Some(input) = read_line(&mut reader) {
+        let mut lines = LineReader::new(BufReader::new(input));
+        while let Some(input) = lines.next_input() {
             if tx.send(input).is_err() {
                 break;
             }
@@ -54,43 +69,121 @@ pub fn spawn_reader() -> Receiver<Input> {
     rx
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes; `None` at end of input.
-pub fn read_line(reader: &mut impl BufRead) -> Option<Input> {
-    let mut line = Vec::new();
-    let mut length = 0usize;
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if buf.is_empty() {
-            if length == 0 {
-                return None;
+/// Splits input into lines of at most [`MAX_LINE`] bytes. A line ends at `\n`, at `\r`, or at
+/// `\r\n` (one end, not an empty line between): clients on every system, and old Mac-style
+/// `\r`-only text, must all be read line by line.
+///
+/// After a `\r` the reader does not wait to see whether a `\n` follows (a client that ends its
+/// lines with `\r` alone waits for the answer before it sends more); it remembers the `\r` and
+/// skips a `\n` that starts the next read.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    reader: R,
+    after_cr: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// Reads lines from `reader`.
+    pub fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            after_cr: false,
+        }
+    }
+
+    /// The next line; `None` at end of input (or on a read error).
+    pub fn next_input(&mut self) -> Option<Input> {
+        let mut line = Vec::new();
+        let mut length = 0usize;
+        loop {
+            let buf = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return None,
+            };
+            if buf.is_empty() {
+                if length == 0 {
+                    return None;
+                }
+                break;
             }
+            if std::mem::take(&mut self.after_cr) && buf[0] == b'\n' {
+                // The `\n` of a `\r\n` whose `\r` ended the previous line.
+                self.reader.consume(1);
+                continue;
+            }
+            let (chunk, used, end) = match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => (&buf[..i], i + 1, Some(buf[i])),
+                None => (buf, buf.len(), None),
+            };
+            length += chunk.len();
+            if line.len() + chunk.len() <= MAX_LINE {
+                line.extend_from_slice(chunk);
+            }
+            // A `\n` already read after the `\r` is consumed now; otherwise the next call skips it.
+            let crlf = end == Some(b'\r') && buf.get(used) == Some(&b'\n');
+            self.reader.consume(used + usize::from(crlf));
+            if end.is_some() {
+                self.after_cr = end == Some(b'\r') && !crlf;
+                break;
+            }
+        }
+        if length > MAX_LINE {
+            return Some(Input::TooLong(length));
+        }
+        Some(Input::Line(String::from_utf8_lossy(&line).into_owned()))
+    }
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes as [`LineReader`] does; `None` at end of input.
+/// Being stateless, it looks past a final `\r` for a `\n` to skip, which waits for input when
+/// none is buffered: it is meant for in-memory input (fuzz targets); the engine reads stdin
+/// through a [`LineReader`].
+pub fn read_line(reader: &mut impl BufRead) -> Option<Input> {
+    let mut lines = LineReader::new(&mut *reader);
+    let input = lines.next_input()?;
+    if lines.after_cr
+        && let Ok(buf) = reader.fill_buf()
+        && buf.first() == Some(&b'\n')
+    {
+        reader.consume(1);
+    }
+    Some(input)
+}
+
+/// The most characters of one word (a run without whitespace) that an error message quotes.
+pub const QUOTE_MAX: usize = 80;
+/// The most characters of an error message.
+pub const MESSAGE_MAX: usize = 400;
+
+/// An error message made fit to echo: a word longer than [`QUOTE_MAX`] characters is cut there and
+/// marked `...`, and a message still longer than [`MESSAGE_MAX`] is cut there. Messages quote the
+/// input they refuse, and a client that sent a megabyte must not get it back (nor its log fill up).
+pub fn clip_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MESSAGE_MAX + 3));
+    let mut word = 0;
+    let mut total = 0;
+    for c in message.chars() {
+        if total == MESSAGE_MAX {
+            out.push_str("...");
             break;
         }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], i + 1),
-            None => (buf, buf.len()),
-        };
-        length += chunk.len();
-        if line.len() + chunk.len() <= MAX_LINE {
-            line.extend_from_slice(chunk);
+        if c.is_whitespace() {
+            word = 0;
+        } else {
+            word += 1;
+            if word > QUOTE_MAX {
+                if word == QUOTE_MAX + 1 {
+                    out.push_str("...");
+                    total += 3;
+                }
+                continue;
+            }
         }
-        let newline = done > chunk.len();
-        reader.consume(done);
-        if newline {
-            break;
-        }
+        out.push(c);
+        total += 1;
     }
-    if length > MAX_LINE {
-        return Some(Input::TooLong(length));
-    }
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    Some(Input::Line(String::from_utf8_lossy(&line).into_owned()))
+    out
 }
 
 /// Writes protocol lines to stdout, each flushed at once. When stdout is gone (the client closed the
@@ -229,4 +322,109 @@ fn quiet_panics(dialect: Dialect) {
         let mut stdout = std::io::stdout();
         let _ = writeln!(stdout, "{line}").and_then(|()| stdout.flush());
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn all_lines(reader: impl BufRead) -> Vec<String> {
+        let mut lines = LineReader::new(reader);
+        let mut out = Vec::new();
+        while let Some(input) = lines.next_input() {
+            match input {
+                Input::Line(l) => out.push(l),
+                Input::TooLong(n) => out.push(format!("<{n}>")),
+            }
+        }
+        out
+    }
+
+    /// Endless input: `ping` lines for ever, counting the bytes taken.
+    struct Flood(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = b"ping\n"[i % 5];
+            }
+            let n = buf.len() - buf.len() % 5;
+            self.0.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_reader_stops_reading_when_the_engine_is_behind() {
+        let taken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let lines = spawn_reader_from(Flood(taken.clone()));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // The queue and one buffer of the reader (8 KiB), not the megabytes of 300 ms of reading.
+        let ahead = taken.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(ahead <= 64 * 1024, "read {ahead} bytes ahead");
+        assert_eq!(lines.len(), QUEUE_LINES);
+        // Taking lines lets it read on.
+        for _ in 0..10 * QUEUE_LINES {
+            assert_eq!(lines.recv(), Ok(Input::Line("ping".into())));
+        }
+    }
+
+    #[test]
+    fn error_messages_quote_at_most_a_few_words() {
+        assert_eq!(clip_message("bad command frobnicate"), "bad command frobnicate");
+        let long = "x".repeat(1 << 20);
+        let clipped = clip_message(&format!("unknown parameter {long}; see hub"));
+        // The rest of the word goes, its trailing `;` with it.
+        assert_eq!(
+            clipped,
+            format!("unknown parameter {}... see hub", "x".repeat(QUOTE_MAX))
+        );
+        // Many short words: the message as a whole is cut.
+        let words = "ab ".repeat(1 << 18);
+        let clipped = clip_message(&format!("unknown option {words:?}"));
+        assert!(
+            clipped.len() <= MESSAGE_MAX + 3 && clipped.ends_with("..."),
+            "{clipped}"
+        );
+        // Characters, not bytes: no cut inside a UTF-8 sequence.
+        let wide = "\u{e9}".repeat(200);
+        assert_eq!(clip_message(&wide).chars().count(), QUOTE_MAX + 3);
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_each_end_a_line() {
+        let want = ["hub", "ping", "", "quit"];
+        for text in [
+            "hub\nping\n\nquit\n",
+            "hub\rping\r\rquit\r",
+            "hub\r\nping\r\n\r\nquit\r\n",
+            "hub\r\nping\r\rquit",
+        ] {
+            assert_eq!(all_lines(Cursor::new(text)), want, "{text:?}");
+            let mut cursor = Cursor::new(text);
+            let mut stateless = Vec::new();
+            while let Some(Input::Line(l)) = read_line(&mut cursor) {
+                stateless.push(l);
+            }
+            assert_eq!(stateless, want, "read_line {text:?}");
+        }
+    }
+
+    #[test]
+    fn a_crlf_split_between_two_reads_is_one_line_end() {
+        // The `\r` arrives in one read and its `\n` in the next: no empty line between.
+        let split = Cursor::new(&b"hub\r"[..]).chain(Cursor::new(&b"\nping\r"[..]));
+        assert_eq!(all_lines(BufReader::with_capacity(4, split)), ["hub", "ping"]);
+    }
+
+    #[test]
+    fn an_overlong_line_is_measured_up_to_its_cr() {
+        let mut text = vec![b'x'; MAX_LINE + 5];
+        text.extend_from_slice(b"\rping\r");
+        assert_eq!(
+            all_lines(Cursor::new(text)),
+            [format!("<{}>", MAX_LINE + 5), "ping".to_string()]
+        );
+    }
 }

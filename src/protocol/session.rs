@@ -92,6 +92,10 @@ pub trait Session: Send {
     /// # Errors
     /// A move of `only` that is not legal here (nothing starts).
     fn go(&mut self, limits: Limits, ponder: bool, only: &[&str]) -> Result<(), String>;
+    /// Why the search started by the last [`Session::go`] could not run, once: its thread could
+    /// not be started and its `Done` report (the first legal move) is already sent. A front-end
+    /// reports it as an internal error.
+    fn take_failure(&mut self) -> Option<String>;
     /// Asks a running search to stop; its `Done` report follows.
     fn stop(&self);
     /// The opponent played the expected move.
@@ -252,6 +256,10 @@ impl<G: Evaluate> Session for GameSession<G> {
             },
         );
         Ok(())
+    }
+
+    fn take_failure(&mut self) -> Option<String> {
+        self.engine.take_failure()
     }
 
     fn stop(&self) {

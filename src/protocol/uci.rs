@@ -2,7 +2,7 @@
 //! and moves in each variant's own notation.
 
 use super::session::{Report, Session, Start, new_session};
-use super::{Input, MAX_LINE, Out, check_rule_option, rule_options};
+use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
 use crate::search::{Clock, Info, Limits, MAX_DEPTH, win_distance};
 use crate::variant::Variant;
@@ -71,6 +71,8 @@ pub struct Go {
     pub movetime: Option<u64>,
     /// Search until `stop`.
     pub infinite: bool,
+    /// Values out of range that were brought into it, each said in an `info string`.
+    pub notes: Vec<String>,
 }
 
 fn number<T: std::str::FromStr>(word: &str, value: Option<&&str>) -> Result<T, String> {
@@ -122,14 +124,25 @@ pub fn parse_go(words: &[&str]) -> Result<Go, String> {
                 go.movestogo = (n > 0).then_some(n);
             }
             "depth" => {
-                let d: u32 = number(word, value)?;
-                if !(1..=MAX_DEPTH).contains(&d) {
-                    return Err(format!("go depth {d}: out of range 1-{MAX_DEPTH}"));
+                // A depth out of range is brought into it rather than refused: a refused `go`
+                // would leave the GUI waiting for a `bestmove`.
+                let d: i64 = number(word, value)?;
+                let kept = d.clamp(1, i64::from(MAX_DEPTH));
+                if kept != d {
+                    go.notes.push(format!(
+                        "go depth {d}: out of range 1-{MAX_DEPTH}; searching to depth {kept}"
+                    ));
                 }
-                go.depth = Some(d);
+                go.depth = Some(kept as u32);
             }
             "nodes" => go.nodes = Some(number(word, value)?),
-            "movetime" => go.movetime = Some(millis(word, value)?),
+            "movetime" => {
+                let t: i64 = number(word, value)?;
+                if t < 0 {
+                    go.notes.push(format!("go movetime {t}: below 0; taken as 0"));
+                }
+                go.movetime = Some(t.max(0) as u64);
+            }
             "mate" => return Err("go mate is not supported; use depth".to_string()),
             other => return Err(format!("go: unknown word {other:?}")),
         }
@@ -149,6 +162,11 @@ pub struct Uci {
     ponder: bool,
     options: Vec<(String, String)>,
     searching: bool,
+    /// The running search ends by itself (it has a limit and is neither infinite nor waiting for
+    /// `ponderhit`): at end of input it is let finish.
+    ends_alone: bool,
+    /// The running ponder search will end by itself after `ponderhit`.
+    ends_after_hit: bool,
 }
 
 impl Uci {
@@ -180,6 +198,8 @@ impl Uci {
             ponder: false,
             options: Vec::new(),
             searching: false,
+            ends_alone: false,
+            ends_after_hit: false,
         }
     }
 
@@ -199,8 +219,13 @@ impl Uci {
                             return;
                         }
                     }
+                    // End of input: a search that ends by itself is let finish and answers; any
+                    // other is stopped and answered, as at `quit`.
                     Err(_) => {
-                        self.session.stop();
+                        if !self.ends_alone {
+                            self.session.stop();
+                        }
+                        self.wait_search();
                         return;
                     }
                 },
@@ -235,7 +260,8 @@ impl Uci {
     }
 
     fn error(&mut self, message: &str) {
-        self.out.line(&format!("info string error: {message}"));
+        self.out
+            .line(&format!("info string error: {}", clip_message(message)));
     }
 
     fn report(&mut self, report: Report) {
@@ -257,6 +283,11 @@ impl Uci {
 
     fn finish_search(&mut self) {
         self.session.stop();
+        self.wait_search();
+    }
+
+    /// Writes the running search's lines until its `bestmove`.
+    fn wait_search(&mut self) {
         while self.searching {
             match self.reports.recv() {
                 Ok(r) => self.report(r),
@@ -306,6 +337,7 @@ impl Uci {
             }
             "ponderhit" => {
                 self.session.ponder_hit();
+                self.ends_alone = self.ends_after_hit;
                 Ok(())
             }
             "quit" => {
@@ -459,8 +491,20 @@ impl Uci {
             .map_err(|e| format!("{e}; the position is unchanged"))
     }
 
+    /// Starts a search. Every `go` ends in a `bestmove`: values out of range are brought into it
+    /// (with an `info string`), and a line that cannot be read is answered with its error and a
+    /// search to depth 1.
     fn go(&mut self, words: &[&str]) -> Result<(), String> {
-        let go = parse_go(words)?;
+        let go = parse_go(words).unwrap_or_else(|e| {
+            self.error(&format!("{e}; searching to depth 1"));
+            Go {
+                depth: Some(1),
+                ..Go::default()
+            }
+        });
+        for note in &go.notes {
+            self.out.line(&format!("info string {note}"));
+        }
         if self.session.is_over() {
             self.error("the game is over in this position: no legal move");
             self.out.line("bestmove (none)");
@@ -470,10 +514,12 @@ impl Uci {
             Side::White => 0,
             Side::Black => 1,
         };
-        let clock = go.time[side].map(|t| Clock {
-            time: Duration::from_millis(t),
-            increment: Duration::from_millis(go.inc[side].unwrap_or(0)),
-            moves_to_go: go.movestogo,
+        let clock = go.time[side].map(|t| {
+            Clock::uci(
+                Duration::from_millis(t),
+                Duration::from_millis(go.inc[side].unwrap_or(0)),
+                go.movestogo,
+            )
         });
         let movetime = go.movetime.map(Duration::from_millis);
         let bounded = clock.is_some() || movetime.is_some() || go.depth.is_some() || go.nodes.is_some();
@@ -488,8 +534,19 @@ impl Uci {
             play: clock.is_some() || movetime.is_some(),
         };
         let only: Vec<&str> = go.searchmoves.iter().map(String::as_str).collect();
-        self.session.go(limits, go.ponder, &only)?;
+        if let Err(e) = self.session.go(limits, go.ponder, &only) {
+            // A `searchmoves` move that is not legal here: every move is searched instead.
+            self.error(&format!("{e}; searching every move"));
+            self.session.go(limits, go.ponder, &[])?;
+        }
         self.searching = true;
+        if let Some(why) = self.session.take_failure() {
+            // Its `bestmove` is already on its way: written now, before any later reply.
+            self.error(&format!("internal error: {why}"));
+            self.wait_search();
+        }
+        self.ends_after_hit = bounded && !limits.infinite;
+        self.ends_alone = self.ends_after_hit && !go.ponder;
         Ok(())
     }
 }
@@ -508,7 +565,11 @@ mod tests {
         assert_eq!(g.searchmoves, ["32-28", "33-29"]);
         assert_eq!(g.depth, Some(5));
         assert!(g.ponder);
-        assert!(parse_go(&["depth", "300"]).is_err());
+        let g = parse_go(&["depth", "300", "movetime", "-5"]).unwrap();
+        assert_eq!((g.depth, g.movetime), (Some(MAX_DEPTH), Some(0)));
+        assert_eq!(g.notes.len(), 2, "{:?}", g.notes);
+        assert_eq!(parse_go(&["depth", "0"]).unwrap().depth, Some(1));
+        assert!(parse_go(&["depth", "5"]).unwrap().notes.is_empty());
         assert!(parse_go(&["depth"]).is_err());
         assert!(parse_go(&["nodes", "99999999999999999999999"]).is_err());
         assert!(parse_go(&["think"]).is_err());

@@ -409,6 +409,13 @@ impl<'a, G: Evaluate> Search<'a, G> {
 
     fn pvs(&mut self, pos: &G, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         if depth <= 0 {
+            // The quiescence search does not look for repetitions (captures are irreversible in
+            // draughts), so a quiet move that repeats is judged here: otherwise the root's
+            // children at depth 1 would score a repetition draw as the position's evaluation.
+            if let Some(s) = self.repetition(pos.repetition(), ply) {
+                self.pv[ply].clear();
+                return s;
+            }
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
         self.pv[ply].clear();
