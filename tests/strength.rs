@@ -85,11 +85,8 @@ fn analysis_stays_at_full_strength() {
     std::thread::sleep(Duration::from_millis(50));
     engine.stop();
     let mut nodes = 0;
-    loop {
-        match engine.events().recv_timeout(Duration::from_secs(10)).unwrap() {
-            Event::Info(i) => nodes = i.nodes,
-            Event::Done { .. } => break,
-        }
+    while let Event::Info(i) = engine.events().recv_timeout(Duration::from_secs(10)).unwrap() {
+        nodes = i.nodes;
     }
     assert!(nodes > 1000, "{nodes}");
 }
