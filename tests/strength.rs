@@ -9,7 +9,7 @@ use tempo::game::{Game, MoveList};
 use tempo::protocol::Out;
 use tempo::protocol::hub::Hub;
 use tempo::protocol::uci::Uci;
-use tempo::search::{ELO_MAX, ELO_MIN, Handicap, Limits};
+use tempo::search::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Limits};
 
 /// Plays one search of `pos` and returns the move and the last reported node count.
 fn play(engine: &mut Engine<International>, pos: International, limits: Limits) -> (String, u64) {
@@ -99,24 +99,26 @@ fn hub_offers_and_checks_the_level() {
     assert!(lines.contains(&"param name=limit-strength value=false type=bool".to_string()));
     assert!(
         lines.contains(&format!(
-            "param name=elo value=1400 type=int min={ELO_MIN} max={ELO_MAX}"
+            "param name=elo value={ELO_DEFAULT} type=int min={ELO_MIN} max={ELO_MAX}"
         )),
         "{lines:?}"
     );
-    hub.handle_line("set-param name=elo value=5000");
+    hub.handle_line(&format!("set-param name=elo value={}", ELO_MAX + 1));
     let error = hub.take_output();
     assert!(
         error.len() == 1 && error[0].starts_with("error") && error[0].contains("elo"),
         "{error:?}"
     );
     hub.handle_line("set-param name=limit-strength value=true");
-    hub.handle_line("set-param name=elo value=700");
+    hub.handle_line(&format!("set-param name=elo value={}", ELO_MIN + 1));
     assert!(hub.take_output().is_empty());
     hub.handle_line("hub");
     let lines = hub.take_output();
     assert!(lines.contains(&"param name=limit-strength value=true type=bool".to_string()));
     assert!(
-        lines.iter().any(|l| l.starts_with("param name=elo value=700 ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("param name=elo value={} ", ELO_MIN + 1))),
         "{lines:?}"
     );
 }
@@ -129,11 +131,11 @@ fn uci_offers_and_checks_the_level() {
     assert!(lines.contains(&"option name UCI_LimitStrength type check default false".to_string()));
     assert!(
         lines.contains(&format!(
-            "option name UCI_Elo type spin default 1400 min {ELO_MIN} max {ELO_MAX}"
+            "option name UCI_Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}"
         )),
         "{lines:?}"
     );
-    uci.handle_line("setoption name UCI_Elo value 100");
+    uci.handle_line(&format!("setoption name UCI_Elo value {}", ELO_MAX + 1));
     let error = uci.take_output();
     assert!(error.len() == 1 && error[0].contains("UCI_Elo"), "{error:?}");
     uci.handle_line("setoption name UCI_LimitStrength value maybe");
