@@ -13,7 +13,7 @@ use crate::game::{MoveStyle, Side};
 use crate::pdn::PdnGame;
 use crate::search::{Info, Limits, win_distance};
 use crate::variant::Variant;
-use std::fmt::Write as _;
+use serde::Serialize;
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -67,12 +67,146 @@ pub struct AnalyzeArgs {
     pub tt: u32,
 }
 
+/// The error of a command whose standard output was closed by its reader (`| head`): the command
+/// stops, and `tempo` exits quietly with status 0 instead of reporting it.
+pub const OUTPUT_CLOSED: &str = "standard output closed";
+
+/// The error for a failed write to standard output: [`OUTPUT_CLOSED`] when the reader has gone.
+pub fn output_error(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        OUTPUT_CLOSED.to_string()
+    } else {
+        format!("cannot write the output: {e}")
+    }
+}
+
 /// Writes one line to standard output. A failed write (the reader has gone, as with `| head`)
 /// becomes an error that ends the command instead of a panic.
 macro_rules! say {
     ($($arg:tt)*) => {
-        writeln!(std::io::stdout(), $($arg)*).map_err(|e| format!("cannot write the output: {e}"))
+        writeln!(std::io::stdout(), $($arg)*).map_err($crate::analyze::output_error)
     };
+}
+
+/// One line of `--json` output: every machine-readable record `tempo analyze` writes, tagged by
+/// `type`. Scores are hundredths of a man for the player who moves; each `win` field is the moves
+/// to a proven win (negative: a proven loss), or null.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum JsonLine {
+    /// A completed iteration of one line of a position's search.
+    Info {
+        /// Iteration depth.
+        depth: u32,
+        /// Deepest ply reached.
+        seldepth: u32,
+        /// Which line (from 1).
+        multipv: usize,
+        /// The line's score.
+        score: i32,
+        /// Moves to a proven result.
+        win: Option<i32>,
+        /// Nodes searched.
+        nodes: u64,
+        /// Time spent, in milliseconds.
+        time_ms: u64,
+        /// The line, in the variant's notation.
+        pv: Vec<String>,
+    },
+    /// A position's best move, after its search.
+    Best {
+        /// The move, or null without a legal move.
+        #[serde(rename = "move")]
+        mv: Option<String>,
+        /// Its score.
+        score: Option<i32>,
+        /// Moves to a proven result.
+        win: Option<i32>,
+        /// Depth of the last completed iteration.
+        depth: u32,
+        /// `game on`, `draw`, `White wins`, `Black wins`.
+        outcome: String,
+    },
+    /// The game analysed.
+    Game {
+        /// Its number in the file (from 1).
+        game: u32,
+        /// Variant name.
+        variant: String,
+        /// White player (`?` when the tag is missing).
+        white: String,
+        /// Black player.
+        black: String,
+        /// Start position.
+        fen: String,
+        /// Plies in the game.
+        moves: usize,
+    },
+    /// One move of the game.
+    Move {
+        /// Ply number, from 1.
+        ply: usize,
+        /// Move number as written, `12.` or `12...`.
+        number: String,
+        /// `white` or `black`.
+        side: String,
+        /// The move played.
+        played: String,
+        /// Its score.
+        played_score: Option<i32>,
+        /// Moves to a proven result after it.
+        played_win: Option<i32>,
+        /// The engine's choice.
+        best: String,
+        /// Its score.
+        best_score: Option<i32>,
+        /// Moves to a proven result after it.
+        best_win: Option<i32>,
+        /// Best minus played, when both are plain scores.
+        loss: Option<i32>,
+        /// `??`, `?` or empty.
+        mark: String,
+        /// Search depth behind the scores.
+        depth: u32,
+        /// The best line.
+        best_line: Vec<String>,
+    },
+    /// The game ended by a rule (a repetition, a counted draw) before its last move: the moves
+    /// after it are not analysed.
+    End {
+        /// The ply at which the game was over (the number of moves analysed).
+        ply: usize,
+        /// The rule that ended it.
+        reason: String,
+        /// `1-0`, `0-1` or `1/2-1/2` as the rules give it.
+        result: String,
+        /// Moves of the record after the end, not analysed.
+        unanalysed: usize,
+    },
+    /// One player's totals.
+    Summary {
+        /// `white` or `black`.
+        side: String,
+        /// Moves analysed.
+        moves: usize,
+        /// Moves marked `?`.
+        mistakes: usize,
+        /// Moves marked `??`.
+        blunders: usize,
+        /// Average loss in men, to three decimals.
+        average_loss: f64,
+    },
+}
+
+impl JsonLine {
+    /// Writes the record as one line of JSON.
+    ///
+    /// # Errors
+    /// As [`output_error`].
+    pub fn print(&self) -> Result<(), String> {
+        let text = serde_json::to_string(self).map_err(|e| format!("cannot write JSON: {e}"))?;
+        say!("{text}")
+    }
 }
 
 const MARKS_HELP: &str = "\
@@ -90,7 +224,9 @@ naming the move number.
 
 JSON lines (--json): a position gives `{\"type\":\"info\",...}` per completed iteration and line, then
 `{\"type\":\"best\",...}`; a game gives `{\"type\":\"game\",...}`, `{\"type\":\"move\",...}` per move and
-`{\"type\":\"summary\",...}`. Each score is two fields: `score` (`played_score`, `best_score`) in
+`{\"type\":\"summary\",...}`; a game that a rule ended before its last move (a repetition, a
+counted draw) gets `{\"type\":\"end\",\"ply\":N,\"reason\":...,\"result\":...,\"unanalysed\":K}` there,
+and the moves after it are not analysed. Each score is two fields: `score` (`played_score`, `best_score`) in
 hundredths of a man, and `win` (`played_win`, `best_win`): the moves to a proven win, negative for a
 proven loss, otherwise null.
 
@@ -102,7 +238,12 @@ Progress for game analysis goes to standard error when it is a terminal.";
 /// Bad options, a bad FEN, an unreadable PDN file or game, an illegal or unreadable move.
 pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
     let limits = limits(args)?;
-    let mut engine = Engine::<G>::new(args.tt as usize);
+    // The table is sized by `resize`, which refuses a size the machine cannot give with an error
+    // (`Engine::new` would panic).
+    let mut engine = Engine::<G>::new(1);
+    engine
+        .resize(args.tt as usize)
+        .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     match &args.pdn {
         Some(path) => {
             let game = load_game(path, args.game as usize)?;
@@ -157,7 +298,7 @@ fn limits(args: &AnalyzeArgs) -> Result<Limits, String> {
 
 /// Reads game `n` (from 1) of a PDN file.
 fn load_game(path: &std::path::Path, n: usize) -> Result<PdnGame, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::pdn::read_file(path)?;
     let mut games = crate::pdn::parse_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     if n == 0 || n > games.len() {
         return Err(format!(
@@ -174,14 +315,15 @@ fn load_game(path: &std::path::Path, n: usize) -> Result<PdnGame, String> {
 fn print_header<G: Evaluate>(game: &PdnGame, n: u32, start: &G, json: bool) -> Result<(), String> {
     let tag = |t| game.tag(t).unwrap_or("?");
     if json {
-        say!(
-            r#"{{"type":"game","game":{n},"variant":{},"white":{},"black":{},"fen":{},"moves":{}}}"#,
-            json_string(G::NAME),
-            json_string(tag("White")),
-            json_string(tag("Black")),
-            json_string(&start.to_fen()),
-            game.moves.len()
-        )?;
+        JsonLine::Game {
+            game: n,
+            variant: G::NAME.to_string(),
+            white: tag("White").to_string(),
+            black: tag("Black").to_string(),
+            fen: start.to_fen(),
+            moves: game.moves.len(),
+        }
+        .print()?;
     } else {
         say!(
             "{} game {n}: {} - {}, from {}",
@@ -271,45 +413,6 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// A score as two JSON fields, `"<prefix>score":35,"<prefix>win":null`: hundredths of a man, and
-/// the moves to a proven win (negative: a loss), or null.
-fn score_json(prefix: &str, score: Option<i32>) -> String {
-    let (s, win) = match score {
-        Some(s) => (
-            s.to_string(),
-            win_distance(s).map_or("null".to_string(), |d| d.to_string()),
-        ),
-        None => ("null".to_string(), "null".to_string()),
-    };
-    format!(r#""{prefix}score":{s},"{prefix}win":{win}"#)
-}
-
-/// Text as a JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json_list(items: &[String]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| json_string(s)).collect();
-    format!("[{}]", quoted.join(","))
-}
-
 /// The moves of a line in the variant's notation, each written in the position it is played from.
 fn line_text<G: Evaluate>(root: &G, pv: &[G::Move]) -> Vec<String> {
     let mut pos = *root;
@@ -348,16 +451,17 @@ fn analyze_position<G: Evaluate>(
     let done = search(engine, root, &[], limits, Vec::new(), |i| {
         let pv = line_text(root, &i.pv);
         if json {
-            say!(
-                r#"{{"type":"info","depth":{},"seldepth":{},"multipv":{},{},"nodes":{},"time_ms":{},"pv":{}}}"#,
-                i.depth,
-                i.seldepth,
-                i.multipv.max(1),
-                score_json("", Some(i.score)),
-                i.nodes,
-                i.time.as_millis(),
-                json_list(&pv)
-            )?;
+            JsonLine::Info {
+                depth: i.depth,
+                seldepth: i.seldepth,
+                multipv: i.multipv.max(1),
+                score: i.score,
+                win: win_distance(i.score),
+                nodes: i.nodes,
+                time_ms: u64::try_from(i.time.as_millis()).unwrap_or(u64::MAX),
+                pv,
+            }
+            .print()?;
         } else {
             let line = if multi {
                 format!("line {} ", i.multipv)
@@ -378,13 +482,14 @@ fn analyze_position<G: Evaluate>(
     let best = done.best.map(|m| root.format_move(&m, MoveStyle::Standard));
     let top = done.lines.first();
     if json {
-        say!(
-            r#"{{"type":"best","move":{},{},"depth":{},"outcome":{}}}"#,
-            best.as_deref().map_or("null".to_string(), json_string),
-            score_json("", top.map(|i| i.score)),
-            top.map_or(0, |i| i.depth),
-            json_string(&outcome_text(root))
-        )
+        JsonLine::Best {
+            mv: best,
+            score: top.map(|i| i.score),
+            win: top.and_then(|i| win_distance(i.score)),
+            depth: top.map_or(0, |i| i.depth),
+            outcome: outcome_text(root),
+        }
+        .print()
     } else {
         match (best, top) {
             (Some(b), Some(i)) => say!("best {b}  score {}  depth {}", score_text(i.score), i.depth),
@@ -528,6 +633,12 @@ pub fn analyze_game<G: Evaluate>(
     let mut history: Vec<u64> = Vec::new();
     let mut reports = Vec::with_capacity(moves.len());
     for (ply, mv) in moves.iter().enumerate() {
+        // A game over by the rules (a repetition, a counted draw) is not analysed further: the
+        // moves after it are not part of the game.
+        if let Some((outcome, reason)) = crate::arena::game_runner::rules_verdict(&pos, &history) {
+            print_end(ply, &reason, outcome, moves.len() - ply, json)?;
+            break;
+        }
         progress(ply);
         let all = search(engine, &pos, &history, limits, Vec::new(), |_| Ok(()))?;
         let top = all.lines.first();
@@ -570,6 +681,35 @@ pub fn analyze_game<G: Evaluate>(
     Ok(reports)
 }
 
+/// Says that the game ended by a rule at `ply`, with `left` moves of the record after it.
+fn print_end(
+    ply: usize,
+    reason: &str,
+    outcome: crate::game::Outcome,
+    left: usize,
+    json: bool,
+) -> Result<(), String> {
+    let result = match outcome {
+        crate::game::Outcome::Win(Side::White) => "1-0",
+        crate::game::Outcome::Win(Side::Black) => "0-1",
+        crate::game::Outcome::Draw => "1/2-1/2",
+    };
+    if json {
+        JsonLine::End {
+            ply,
+            reason: reason.to_string(),
+            result: result.to_string(),
+            unanalysed: left,
+        }
+        .print()
+    } else {
+        say!(
+            "Game over after {ply} plies: {reason} ({result}); the {left} move{} after it are not analysed",
+            if left == 1 { "" } else { "s" }
+        )
+    }
+}
+
 /// The loss of a move in hundredths of a man, when both scores are known and neither is a proven
 /// result (a won game has no loss in men).
 fn numeric_loss(r: &MoveReport) -> Option<i32> {
@@ -586,20 +726,22 @@ fn opt_score_text(s: Option<i32>) -> String {
 /// Prints one move's report as soon as it is known.
 fn print_move(r: &MoveReport, ply: usize, json: bool) -> Result<(), String> {
     if json {
-        say!(
-            r#"{{"type":"move","ply":{},"number":{},"side":{},"played":{},{},"best":{},{},"loss":{},"mark":{},"depth":{},"best_line":{}}}"#,
-            ply + 1,
-            json_string(&r.number),
-            json_string(&side_name(r.side).to_ascii_lowercase()),
-            json_string(&r.played),
-            score_json("played_", r.played_score),
-            json_string(&r.best),
-            score_json("best_", r.best_score),
-            numeric_loss(r).map_or("null".to_string(), |l| l.to_string()),
-            json_string(r.mark),
-            r.depth,
-            json_list(&r.best_line)
-        )
+        JsonLine::Move {
+            ply: ply + 1,
+            number: r.number.clone(),
+            side: side_name(r.side).to_ascii_lowercase(),
+            played: r.played.clone(),
+            played_score: r.played_score,
+            played_win: r.played_score.and_then(win_distance),
+            best: r.best.clone(),
+            best_score: r.best_score,
+            best_win: r.best_score.and_then(win_distance),
+            loss: numeric_loss(r),
+            mark: r.mark.to_string(),
+            depth: r.depth,
+            best_line: r.best_line.clone(),
+        }
+        .print()
     } else {
         let loss = match numeric_loss(r) {
             Some(l) if l > 0 => format!("  loss {:.2}", f64::from(l) / 100.0),
@@ -650,13 +792,14 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Re
             0.0
         };
         if json {
-            say!(
-                r#"{{"type":"summary","side":{},"moves":{},"mistakes":{},"blunders":{},"average_loss":{avg:.3}}}"#,
-                json_string(&side_name(side).to_ascii_lowercase()),
-                t.moves,
-                t.mistakes,
-                t.blunders
-            )?;
+            JsonLine::Summary {
+                side: side_name(side).to_ascii_lowercase(),
+                moves: t.moves,
+                mistakes: t.mistakes,
+                blunders: t.blunders,
+                average_loss: (avg * 1000.0).round() / 1000.0,
+            }
+            .print()?;
         } else {
             say!(
                 "{}: {} move{}, {} mistake{} (?), {} blunder{} (??), average loss {avg:.2}",

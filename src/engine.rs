@@ -10,8 +10,8 @@ use crate::eval::Evaluate;
 use crate::search::{Handicap, Info, Limits, Search, Shared, choose};
 use crate::tt::Tt;
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
@@ -44,7 +44,7 @@ pub struct Engine<G: Evaluate> {
     /// Playing below full strength (`None`: full strength).
     handicap: Option<Handicap>,
     /// Draws the seed of each handicapped choice.
-    rng: StdRng,
+    rng: ChaCha8Rng,
 }
 
 impl<G: Evaluate> std::fmt::Debug for Engine<G> {
@@ -70,7 +70,7 @@ impl<G: Evaluate> Engine<G> {
             sender,
             receiver,
             handicap: None,
-            rng: StdRng::from_rng(&mut rand::rng()),
+            rng: ChaCha8Rng::from_os_rng(),
         }
     }
 
@@ -87,7 +87,7 @@ impl<G: Evaluate> Engine<G> {
 
     /// Seeds the handicapped choices, so that a run can be repeated (tests).
     pub fn seed(&mut self, seed: u64) {
-        self.rng = StdRng::seed_from_u64(seed);
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
     /// The channel that search events arrive on.
@@ -131,7 +131,7 @@ impl<G: Evaluate> Engine<G> {
                 let shown = limits.multipv.max(1);
                 limits.multipv = shown.max(h.width);
                 limits.nodes = Some(limits.nodes.map_or(h.nodes, |n| n.min(h.nodes)));
-                let chooser = Chooser::new(h, StdRng::seed_from_u64(self.rng.next_u64()));
+                let chooser = Chooser::new(h, ChaCha8Rng::seed_from_u64(self.rng.next_u64()));
                 Box::new(chooser.wrap(shown, sink))
             }
         };
@@ -243,7 +243,7 @@ impl<G: Evaluate> Engine<G> {
 /// and, when the search is done, picks one of their first moves by [`choose`].
 struct Chooser<M> {
     handicap: Handicap,
-    rng: StdRng,
+    rng: ChaCha8Rng,
     /// The lines of the last iteration known to be complete: (first move, score, reply).
     complete: Vec<(M, i32, Option<M>)>,
     /// The lines of the iteration under way.
@@ -251,7 +251,7 @@ struct Chooser<M> {
 }
 
 impl<M: Copy + PartialEq + Send + 'static> Chooser<M> {
-    fn new(handicap: Handicap, rng: StdRng) -> Self {
+    fn new(handicap: Handicap, rng: ChaCha8Rng) -> Self {
         Chooser {
             handicap,
             rng,

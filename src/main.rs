@@ -1,6 +1,7 @@
 //! The `tempo` command line.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 use tempo::game::{Duplicates, Game};
@@ -135,6 +136,14 @@ enum DupArg {
     Landings,
 }
 
+/// Writes one line to standard output; a closed output (`| head`) becomes
+/// [`tempo::analyze::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*).map_err(tempo::analyze::output_error)
+    };
+}
+
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
         .map_err(|e: tempo::variant::UnknownVariant| e.to_string())
@@ -155,11 +164,11 @@ fn run_perft<G: Game>(args: &PerftArgs) -> Result<(), String> {
         let n = perft::perft(&pos, d, dup);
         let secs = t.elapsed().as_secs_f64();
         let nps = if secs > 0.0 { (n as f64 / secs) as u64 } else { 0 };
-        println!("depth {d} nodes {n} time {secs:.3} nps {nps}");
+        out!("depth {d} nodes {n} time {secs:.3} nps {nps}")?;
     }
     if args.divide && args.depth > 0 {
         for (mv, n) in perft::divide(&pos, args.depth, dup) {
-            println!("{mv} {n}");
+            out!("{mv} {n}")?;
         }
     }
     Ok(())
@@ -177,28 +186,27 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let (lines, elapsed) = tempo::bench::run(args.depth)?;
     let mut total = 0;
     for l in &lines {
-        println!(
+        out!(
             "{:<16} {:>10} nodes  best {:<10} score {:>6}  {}",
             l.variant.name(),
             l.nodes,
             l.best,
             l.score,
             l.fen
-        );
+        )?;
         total += l.nodes;
     }
     let secs = elapsed.as_secs_f64();
-    println!("nodes {total}");
-    println!("time {secs:.3}");
-    println!(
+    out!("nodes {total}")?;
+    out!("time {secs:.3}")?;
+    out!(
         "nps {}",
         if secs > 0.0 {
             (total as f64 / secs) as u64
         } else {
             0
         }
-    );
-    Ok(())
+    )
 }
 
 #[derive(clap::Args)]
@@ -218,9 +226,9 @@ struct SearchArgs {
     /// Number of best lines to show.
     #[arg(long, default_value_t = 1)]
     multipv: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
-    tt: usize,
+    /// Transposition table size in MiB (at most half the memory available).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    tt: u32,
 }
 
 fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String> {
@@ -242,9 +250,21 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
         // Neither a depth nor a time: search to the deepest depth.
         ..Default::default()
     };
-    let mut engine = Engine::<G>::new(args.tt);
+    // `resize` refuses a table the machine cannot give with an error; `Engine::new` would panic.
+    let mut engine = Engine::<G>::new(1);
+    engine
+        .resize(args.tt as usize)
+        .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     engine.go(root, Vec::new(), limits, false);
+    let mut result = Ok(());
     for event in engine.events().iter() {
+        if result.is_err() {
+            // Nobody reads the rest: the search was told to stop; wait for its end.
+            if matches!(event, Event::Done { .. }) {
+                break;
+            }
+            continue;
+        }
         match event {
             Event::Info(i) => {
                 // Each move of the line is written in the position it is played from.
@@ -269,29 +289,33 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
                 } else {
                     String::new()
                 };
-                println!(
+                result = out!(
                     "depth {} seldepth {} {multi}score {score} nodes {} time {secs:.3} nps {nps} pv {}",
                     i.depth,
                     i.seldepth,
                     i.nodes,
                     pv.join(" ")
                 );
+                if result.is_err() {
+                    engine.stop();
+                }
             }
             Event::Done { best, ponder } => {
-                match (best, ponder) {
-                    (Some(b), Some(p)) => println!(
+                result = match (best, ponder) {
+                    (Some(b), Some(p)) => out!(
                         "bestmove {} ponder {}",
                         root.format_move(&b, MoveStyle::Standard),
                         root.play(&b).format_move(&p, MoveStyle::Standard)
                     ),
-                    (Some(b), None) => println!("bestmove {}", root.format_move(&b, MoveStyle::Standard)),
-                    (None, _) => println!("bestmove none"),
-                }
+                    (Some(b), None) => out!("bestmove {}", root.format_move(&b, MoveStyle::Standard)),
+                    (None, _) => out!("bestmove none"),
+                };
                 break;
             }
         }
     }
-    Ok(())
+    engine.wait();
+    result
 }
 
 fn main() -> ExitCode {
@@ -323,6 +347,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader has gone (`| head`): what it wanted was written; nothing to report.
+        Err(e) if e == tempo::analyze::OUTPUT_CLOSED => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tempo: {e}");
             ExitCode::FAILURE

@@ -12,6 +12,32 @@
 //! the move text at [`LINE_WIDTH`] characters.
 
 use std::fmt;
+use std::io::Read;
+
+/// The largest PDN file read, in bytes (64 MiB: hundreds of thousands of games). A larger input,
+/// or one without end such as `/dev/zero`, is refused instead of filling the memory.
+pub const MAX_PDN_BYTES: u64 = 64 << 20;
+
+/// Reads a PDN (or opening) file of at most [`MAX_PDN_BYTES`] as text.
+///
+/// # Errors
+/// The file cannot be opened or read, is larger than the cap, or is not UTF-8; the message names
+/// the file.
+pub fn read_file(path: &std::path::Path) -> Result<String, String> {
+    let name = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_PDN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_PDN_BYTES {
+        return Err(format!(
+            "cannot read {name}: larger than {} MiB, the most Tempo reads",
+            MAX_PDN_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("cannot read {name}: not UTF-8 text ({e})"))
+}
 
 /// The longest line the writer produces in the move text (PGN/PDN export convention: 80).
 pub const LINE_WIDTH: usize = 80;

@@ -306,10 +306,90 @@ fn a_closed_output_ends_the_command_without_a_panic() {
     let t = std::time::Instant::now();
     let out = child.wait_with_output().expect("tempo ends");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    // The reader has what it wanted: a quiet end, as `head` users expect (issue 17 item 5).
+    assert!(out.status.success(), "{:?} {err}", out.status);
+    assert!(err.is_empty(), "{err}");
+    assert!(t.elapsed().as_secs_f64() < 10.0);
+}
+
+#[test]
+fn analysis_stops_where_a_repetition_ended_the_game() {
+    // English kings shuffle: after 8 plies the start position stands for the third time (a draw
+    // by threefold repetition); the record goes on for two more plies, which are not analysed.
+    let pdn = PdnFile::new(
+        "repetition",
+        "[White \"A\"]\n[Black \"B\"]\n[GameType \"21\"]\n[FEN \"B:WK32:BK1\"]\n\
+         1... 1-6 2. 32-27 6-1 3. 27-32 1-6 4. 32-27 6-1 5. 27-32 1-6 6. 32-27 *\n",
+    );
+    let lines = json_lines(&analyze(&[
+        "--variant",
+        "english",
+        "--pdn",
+        &pdn.path(),
+        "--depth",
+        "2",
+        "--json",
+    ]));
+    let moves = lines.iter().filter(|v| v["type"] == "move").count();
+    assert_eq!(moves, 8, "{lines:?}");
+    let end: Vec<&Value> = lines.iter().filter(|v| v["type"] == "end").collect();
+    assert_eq!(end.len(), 1, "{lines:?}");
+    assert_eq!(end[0]["ply"], 8);
+    assert_eq!(end[0]["result"], "1/2-1/2");
+    assert_eq!(end[0]["unanalysed"], 2);
     assert!(
-        err.contains("cannot write the output") && !err.contains("panicked"),
+        end[0]["reason"].as_str().unwrap().contains("repetition"),
+        "{:?}",
+        end[0]
+    );
+    let text = analyze(&["--variant", "english", "--pdn", &pdn.path(), "--depth", "2"]);
+    assert!(
+        text.contains("Game over after 8 plies: Draw by 3-fold repetition (1/2-1/2); the 2 moves after it are not analysed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn names_with_quotes_and_control_characters_stay_valid_json() {
+    let pdn = PdnFile::new(
+        "names",
+        "[White \"Jan \\\"de\\\" Vries\\\\x\"]\n[Black \"tab\there\"]\n1. 32-28 *\n",
+    );
+    let lines = json_lines(&analyze(&["--pdn", &pdn.path(), "--depth", "1", "--json"]));
+    assert_eq!(lines[0]["type"], "game");
+    let white = lines[0]["white"].as_str().unwrap();
+    assert!(white.contains('"') || white.contains('\\'), "{white}");
+    assert_eq!(lines[0]["black"], "tab\there");
+}
+
+#[test]
+fn tables_beyond_the_machine_are_clear_errors() {
+    // A table larger than the machine: an error, not a panic.
+    let out = tempo(&["analyze", "--tt", "65536", "--depth", "1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    if 65_536 > tempo::tt::Tt::max_mib() {
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(
+            err.contains("--tt 65536: a 65536 MiB table does not fit"),
+            "{err}"
+        );
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    let out = tempo(&["search", "--tt", "1048576", "--depth", "1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("does not fit"), "{err}");
+}
+
+#[test]
+fn an_input_without_end_is_refused_at_the_cap() {
+    let t = std::time::Instant::now();
+    let out = tempo(&["analyze", "--pdn", "/dev/zero", "--depth", "1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot read /dev/zero: larger than 64 MiB, the most Tempo reads"),
         "{err}"
     );
-    assert!(t.elapsed().as_secs_f64() < 10.0);
+    assert!(t.elapsed().as_secs() < 10);
 }

@@ -290,3 +290,38 @@ fn a_variant_change_never_holds_two_tables() {
     assert!(peak_mib < 128 + 96, "{peak_mib} MiB: two tables at once");
     assert_eq!(e.stderr(), "");
 }
+
+/// Runs `tempo args` with its standard output closed by the reader before anything is written;
+/// the command must end without a panic, with status 0 or killed by SIGPIPE (141 in a shell).
+fn closed_pipe(args: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tempo runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{args:?}: {err}"
+    );
+    assert!(
+        out.status.success() || std::os::unix::process::ExitStatusExt::signal(&out.status) == Some(13),
+        "{args:?}: {:?} {err}",
+        out.status
+    );
+}
+
+#[test]
+fn every_command_stops_quietly_when_its_reader_goes_away() {
+    closed_pipe(&["perft", "--depth", "7"]);
+    closed_pipe(&["perft", "--depth", "4", "--divide"]);
+    closed_pipe(&["bench", "--depth", "3"]);
+    closed_pipe(&["search", "--depth", "9"]);
+    closed_pipe(&["analyze", "--depth", "8"]);
+    closed_pipe(&["analyze", "--depth", "4", "--json", "--multipv", "3"]);
+    closed_pipe(&["show"]);
+    closed_pipe(&["--help"]);
+}

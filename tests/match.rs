@@ -4,8 +4,10 @@
 //! the match, and the PDN read back by Tempo's reader (and by pydraughts when
 //! `TEMPO_PYDRAUGHTS_PYTHON` is set, mandatory with `TEMPO_REQUIRE_PYDRAUGHTS=1`).
 
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 use tempo::game::{Game, Outcome, Side};
 use tempo::variant::Variant;
 
@@ -45,6 +47,93 @@ fn run(args: &[&str]) -> Run {
     eprintln!("tempo match {}\n{}{}", args.join(" "), run.out, run.err);
     run
 }
+
+/// A run of `tempo match` watched from outside: killed at `limit` or beyond 1 GiB, its resident
+/// memory sampled.
+struct Watched {
+    run: Run,
+    /// Whether it had to be killed at the limit.
+    killed: bool,
+    /// The largest resident set seen, in MiB.
+    peak_mib: u64,
+    /// How long it ran.
+    took: Duration,
+}
+
+/// The resident set of a process in KiB, from /proc (0 when it cannot be read).
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|t| {
+            let l = t.lines().find(|l| l.starts_with("VmRSS:"))?;
+            l.split_whitespace().nth(1)?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+fn watched(args: &[&str], limit: Duration) -> Watched {
+    let began = Instant::now();
+    let mut child = Command::new(TEMPO)
+        .arg("match")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tempo runs");
+    // Both outputs are drained on threads, so that the child never blocks on a full pipe.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let mut peak = 0;
+    let mut killed = false;
+    let status = loop {
+        peak = peak.max(rss_kib(child.id()));
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        // Past the limit, or far past the memory a match needs: stopped before it harms the machine.
+        if began.elapsed() > limit || peak > 1 << 20 {
+            killed = true;
+            let _ = child.kill();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = began.elapsed();
+    let run = Run {
+        ok: status.success(),
+        out: out.join().unwrap(),
+        err: err.join().unwrap(),
+    };
+    eprintln!(
+        "tempo match {} ({:.1} s, peak {} MiB{})\n{}{}",
+        args.join(" "),
+        took.as_secs_f64(),
+        peak / 1024,
+        if killed { ", killed" } else { "" },
+        run.out,
+        run.err
+    );
+    Watched {
+        run,
+        killed,
+        peak_mib: peak / 1024,
+        took,
+    }
+}
+
+/// The memory a match may use with any engine output: the manager's own few MiB, a queue of
+/// engine lines, and the reader buffers.
+const PEAK_MIB: u64 = 150;
 
 fn finished(out: &str) -> Vec<&str> {
     out.lines().filter(|l| l.starts_with("Finished game")).collect()
@@ -268,7 +357,11 @@ fn bad_input_is_a_clear_error() {
         ),
         ("--sprt", "elo0=5 elo1=0", "elo0 (5) must be below elo1 (0)"),
         ("--resign", "3", "expected MEN/PLIES"),
-        ("--openings", "/nonexistent.pdn", "cannot read openings"),
+        (
+            "--openings",
+            "/nonexistent.pdn",
+            "openings: cannot read /nonexistent.pdn",
+        ),
     ] {
         let r = run(&["--engine", &tempo("hub"), "--engine", &tempo("uci"), opt, value]);
         assert!(!r.ok, "{opt}");
@@ -440,4 +533,322 @@ fn pydraughts_reads_the_pdn_back() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.starts_with("ok: 4 games"), "{out}");
+}
+
+#[test]
+fn an_engine_flooding_the_handshake_fails_it_in_time_and_bounded_memory() {
+    // `yes` never stops writing and never writes `wait`: the handshake deadline (10 s) must hold.
+    let w = watched(
+        &[
+            "--engine",
+            "yes garbage proto=hub",
+            "--engine",
+            &tempo("hub"),
+            "--depth",
+            "1",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(!w.killed, "the handshake never failed");
+    assert!(!w.run.ok);
+    assert!(
+        w.run
+            .err
+            .contains("engine engine1: no `wait` after `hub`: no answer in time"),
+        "{}",
+        w.run.err
+    );
+    assert!(w.took < Duration::from_secs(20), "{:?}", w.took);
+    assert!(w.peak_mib < PEAK_MIB, "{} MiB", w.peak_mib);
+}
+
+#[test]
+fn an_engine_flooding_info_lines_loses_on_time_in_bounded_memory() {
+    let log = temp("flood.log");
+    let w = watched(
+        &[
+            "--engine",
+            &tempo("hub"),
+            "--engine",
+            &fake("flood"),
+            "--games",
+            "1",
+            "--movetime",
+            "0.05",
+            "--log",
+            log.to_str().unwrap(),
+        ],
+        Duration::from_secs(20),
+    );
+    assert!(!w.killed, "the flooding engine was never forfeited");
+    assert!(w.run.ok);
+    assert!(
+        w.run
+            .out
+            .contains("1-0 {Black loses: no move in 1.1 s at 0.050 s per move}"),
+        "{}",
+        w.run.out
+    );
+    assert!(w.peak_mib < PEAK_MIB, "{} MiB", w.peak_mib);
+    // The log keeps the first lines of the flood and says that it skipped the rest.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("[more lines: not logged after 10000 in one answer]"));
+    assert!(text.lines().count() < 12_000, "{}", text.lines().count());
+}
+
+#[test]
+fn endless_lines_and_endless_standard_error_keep_memory_bounded() {
+    let log = temp("noise.log");
+    for mode in ["noeol", "noise"] {
+        let w = watched(
+            &[
+                "--engine",
+                &fake(mode),
+                "--engine",
+                &tempo("hub"),
+                "--games",
+                "1",
+                "--movetime",
+                "0.3",
+                "--log",
+                log.to_str().unwrap(),
+            ],
+            Duration::from_secs(20),
+        );
+        assert!(!w.killed, "{mode}");
+        assert!(
+            w.run.out.contains("0-1 {White loses: no move in 1.6 s"),
+            "{mode}: {}",
+            w.run.out
+        );
+        assert!(w.peak_mib < PEAK_MIB, "{mode}: {} MiB", w.peak_mib);
+    }
+    // The log keeps a bounded part of the noise, and says so.
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("[more standard error: not logged after 10000 lines]"));
+    assert!(text.lines().count() < 10_100, "{}", text.lines().count());
+}
+
+#[test]
+fn settings_an_engine_refuses_stop_the_match_before_play() {
+    let r = run(&[
+        "--engine",
+        &format!("{} option.bogus=1", tempo("hub")),
+        "--engine",
+        &tempo("uci"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("engine engine1 refused its settings")
+            && r.err.contains("error message=\"unknown parameter bogus\""),
+        "{}",
+        r.err
+    );
+    assert!(finished(&r.out).is_empty());
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &format!("{} option.Bogus=1", tempo("uci")),
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("engine engine2 refused its settings")
+            && r.err.contains("info string error: unknown option"),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn an_engine_that_exits_at_once_is_reported_with_its_status_and_stderr() {
+    let r = run(&[
+        "--engine",
+        &fake("dies"),
+        "--engine",
+        &tempo("hub"),
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("the engine exited (exit status: 7)")
+            && r.err.contains("fake-dies: cannot load its weights"),
+        "{}",
+        r.err
+    );
+    assert!(!r.err.contains("Broken pipe"), "{}", r.err);
+}
+
+#[test]
+fn a_log_that_cannot_be_written_is_an_error() {
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("uci"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--log",
+        "/dev/full",
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.contains("cannot write log /dev/full"), "{}", r.err);
+}
+
+#[test]
+fn the_openings_file_is_never_overwritten_by_the_pdn() {
+    let ballots = temp("same-file.txt");
+    let text = "9-13 22-18 10-14\n";
+    std::fs::write(&ballots, text).unwrap();
+    // The same file named two ways.
+    let other = ballots.parent().unwrap().join(".").join("same-file.txt");
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("uci"),
+        "--variant",
+        "english",
+        "--depth",
+        "1",
+        "--openings",
+        ballots.to_str().unwrap(),
+        "--pdn",
+        other.to_str().unwrap(),
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("--openings and --pdn name the same file"),
+        "{}",
+        r.err
+    );
+    assert_eq!(std::fs::read_to_string(&ballots).unwrap(), text);
+}
+
+#[test]
+fn huge_counts_are_refused_before_any_allocation() {
+    for (opt, value) in [
+        ("--games", "1000000000"),
+        ("--games", "18446744073709551615"),
+        ("--rounds", "1000000000"),
+        ("--random-plies", "1000000000"),
+        ("--concurrency", "100000"),
+    ] {
+        let w = watched(
+            &[
+                "--engine",
+                &tempo("hub"),
+                "--engine",
+                &tempo("uci"),
+                "--depth",
+                "1",
+                opt,
+                value,
+            ],
+            Duration::from_secs(20),
+        );
+        assert!(!w.killed && !w.run.ok, "{opt} {value}");
+        assert!(
+            w.run.err.contains("is not a whole number from"),
+            "{opt}: {}",
+            w.run.err
+        );
+        assert!(!w.run.err.contains("panicked"), "{opt}: {}", w.run.err);
+    }
+    // Rounds within range whose games exceed the cap in a round robin.
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("uci"),
+        "--engine",
+        &tempo("hub"),
+        "--rounds",
+        "400000",
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok && r.err.contains("more than 1000000 games"), "{}", r.err);
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_match_quietly() {
+    let mut child = Command::new(TEMPO)
+        .args([
+            "match",
+            "--engine",
+            &tempo("hub"),
+            "--engine",
+            &tempo("uci"),
+            "--games",
+            "40",
+            "--depth",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before anything is written.
+    drop(child.stdout.take());
+    let began = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        out.status.success() || std::os::unix::process::ExitStatusExt::signal(&out.status) == Some(13),
+        "{:?} {err}",
+        out.status
+    );
+    // Stopped, not played to the end.
+    assert!(began.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_random_openings() {
+    let openings = |seed: &str| {
+        let pdn = temp(&format!("seed-{seed}-{}.pdn", rand_suffix()));
+        let r = run(&[
+            "--engine",
+            &tempo("hub"),
+            "--engine",
+            &tempo("uci"),
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--draw-after",
+            "6",
+            "--seed",
+            seed,
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        assert!(r.ok);
+        assert!(r.out.contains(&format!("seed {seed}")), "{}", r.out);
+        let games = tempo::pdn::parse_games(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+        games.iter().map(|g| g.moves[..6].join(" ")).collect::<Vec<_>>()
+    };
+    let a = openings("11");
+    assert_eq!(a.len(), 4);
+    // Each opening is played with both colours.
+    assert_eq!(a[0], a[1]);
+    assert_eq!(a, openings("11"));
+    assert_ne!(a, openings("12"));
+}
+
+/// A name part that differs between calls in one process.
+fn rand_suffix() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
 }

@@ -19,6 +19,13 @@ use std::time::{Duration, Instant};
 
 /// How long an engine may take to answer the handshake, `init` or `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most handshake lines kept (`id`, `param`, `option`...): an engine that writes more before
+/// its `wait` or `uciok` is not kept in memory beyond them.
+const MAX_HEADER_LINES: usize = 1000;
+
+/// The most error replies to settings quoted in the message that stops the match.
+const MAX_ERRORS: usize = 20;
+
 /// How long protocol detection waits for a Hub `wait` before trying UCI.
 const DETECT_HUB: Duration = Duration::from_secs(3);
 /// The score that stands for a won position in hundredths of a man (a UCI `win N`); Hub engines
@@ -116,13 +123,29 @@ pub fn uci_score(line: &str) -> Option<i32> {
     }
 }
 
+/// Fails the start of an engine that refused some of its settings: a match played with settings
+/// the engine did not take would not measure what was asked.
+fn refusal(label: &str, variant: Variant, spec: &EngineSpec, errors: &[String]) -> Result<(), String> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut sent = vec![format!("variant={}", variant.name())];
+    sent.extend(spec.options.iter().map(|(n, v)| format!("option.{n}={v}")));
+    Err(format!(
+        "engine {label} refused its settings ({}): {}",
+        sent.join(" "),
+        errors.join("; ")
+    ))
+}
+
 impl Client {
     /// Starts an engine and completes the handshake for `variant`: the dialect (given or
     /// detected), the variant when it is not International or the engine offers it, and the
     /// spec's options. `label` names the engine in the log.
     ///
     /// # Errors
-    /// The process cannot start, or the handshake fails or times out (the message says which).
+    /// The process cannot start, the handshake fails or times out (the message says which), or the
+    /// engine answers a setting (the variant or an `option.`) with an error.
     pub fn start(
         spec: &EngineSpec,
         label: &str,
@@ -151,7 +174,11 @@ impl Client {
                 let mut lines = Vec::new();
                 match proc.recv_until(
                     Instant::now() + DETECT_HUB,
-                    |l| lines.push(l.to_string()),
+                    |l| {
+                        if lines.len() < MAX_HEADER_LINES {
+                            lines.push(l.to_string());
+                        }
+                    },
                     |l| l.trim() == "wait",
                 ) {
                     Ok(_) => {
@@ -161,8 +188,10 @@ impl Client {
                             id_name: None,
                         };
                         let has_variant = c.read_hub_header(&lines);
-                        c.hub_setup(spec, variant, has_variant)
+                        let refused = c
+                            .hub_setup(spec, variant, has_variant)
                             .map_err(|e| fail("Hub setup", e))?;
+                        refusal(label, variant, spec, &refused)?;
                         return Ok(c);
                     }
                     Err(Failure::Crashed(_)) => {
@@ -181,9 +210,10 @@ impl Client {
             Proto::Hub => {
                 let lines = client.handshake("hub", "wait").map_err(|e| fail(&e.0, e.1))?;
                 let has_variant = client.read_hub_header(&lines);
-                client
+                let refused = client
                     .hub_setup(spec, variant, has_variant)
                     .map_err(|e| fail("Hub setup", e))?;
+                refusal(label, variant, spec, &refused)?;
             }
             Proto::Uci => {
                 let lines = client.handshake("uci", "uciok").map_err(|e| fail(&e.0, e.1))?;
@@ -208,9 +238,10 @@ impl Client {
                         .send(&format!("setoption name {n} value {v}"))
                         .map_err(|e| fail("setoption", e))?;
                 }
-                client
+                let refused = client
                     .sync()
                     .map_err(|e| fail("no `readyok` after `isready`", e))?;
+                refusal(label, variant, spec, &refused)?;
             }
         }
         Ok(client)
@@ -226,7 +257,11 @@ impl Client {
         self.proc
             .recv_until(
                 Instant::now() + HANDSHAKE_TIMEOUT,
-                |l| lines.push(l.to_string()),
+                |l| {
+                    if lines.len() < MAX_HEADER_LINES {
+                        lines.push(l.to_string());
+                    }
+                },
                 |l| l.trim() == end,
             )
             .map_err(|e| (format!("no `{end}` after `{command}`"), e))?;
@@ -247,8 +282,14 @@ impl Client {
         has_variant
     }
 
-    /// `set-param` for the variant and the options, then `init` → `ready`.
-    fn hub_setup(&mut self, spec: &EngineSpec, variant: Variant, has_variant: bool) -> Result<(), Failure> {
+    /// `set-param` for the variant and the options, then `init` → `ready`; the `error` lines the
+    /// engine wrote meanwhile (settings it refused).
+    fn hub_setup(
+        &mut self,
+        spec: &EngineSpec,
+        variant: Variant,
+        has_variant: bool,
+    ) -> Result<Vec<String>, Failure> {
         // Scan-like engines know only International; they get the variant only when they offer
         // it or the match is not International (then an engine that cannot play it will say so).
         if has_variant || variant != Variant::International {
@@ -260,23 +301,38 @@ impl Client {
                 .send(&format!("set-param name={} value={}", quote(n), quote(v)))?;
         }
         self.proc.send("init")?;
+        let mut errors = Vec::new();
         self.proc.recv_until(
             Instant::now() + HANDSHAKE_TIMEOUT,
-            |_| {},
+            |l| {
+                if l.split_whitespace().next() == Some("error") && errors.len() < MAX_ERRORS {
+                    errors.push(l.trim().to_string());
+                }
+            },
             |l| l.trim() == "ready",
         )?;
-        Ok(())
+        Ok(errors)
     }
 
-    /// UCI `isready` → `readyok`.
-    fn sync(&mut self) -> Result<(), Failure> {
+    /// UCI `isready` → `readyok`; the error lines written meanwhile (`info string error…`, or
+    /// `No such option` as several UCI engines write it).
+    fn sync(&mut self) -> Result<Vec<String>, Failure> {
         self.proc.send("isready")?;
+        let mut errors = Vec::new();
         self.proc.recv_until(
             Instant::now() + HANDSHAKE_TIMEOUT,
-            |_| {},
+            |l| {
+                let t = l.trim();
+                let lower = t.to_ascii_lowercase();
+                if (lower.starts_with("info string error") || lower.starts_with("no such option"))
+                    && errors.len() < MAX_ERRORS
+                {
+                    errors.push(t.to_string());
+                }
+            },
             |l| l.trim() == "readyok",
         )?;
-        Ok(())
+        Ok(errors)
     }
 
     /// The name the engine gave in its `id` line.
@@ -298,7 +354,7 @@ impl Client {
             Proto::Hub => self.proc.send("new-game"),
             Proto::Uci => {
                 self.proc.send("ucinewgame")?;
-                self.sync()
+                self.sync().map(drop)
             }
         }
     }

@@ -1,9 +1,10 @@
 //! An engine as a child process: its command line, the lines it writes (read on a thread of their
 //! own, so that a silent or hung engine never blocks the manager), and the log of the traffic.
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, bounded};
+use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -12,10 +13,73 @@ use std::time::{Duration, Instant};
 /// How long a process gets to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
+/// The longest line kept from an engine, in bytes; the rest of a longer line is read and dropped,
+/// so that an engine writing without newlines cannot fill the manager's memory.
+pub const MAX_LINE: usize = 64 << 10;
+
+/// Lines read ahead of the manager. When they are not taken, the reader stops reading and the
+/// engine blocks on its own output: a flooding engine costs at most this many lines of memory.
+pub const LINE_QUEUE: usize = 1024;
+
+/// Lines of an engine's standard error kept to explain its exit.
+pub const STDERR_TAIL: usize = 5;
+
+/// Lines of one engine process's standard error written to the log; an engine that writes more
+/// gets a note there, and only its tail is kept from then on (so the log cannot grow without end).
+pub const STDERR_LOG_LINES: usize = 10_000;
+
+/// Lines an engine writes in answer to one command that go to the log; past them the log says
+/// so once and skips the rest until the next command (a flood cannot fill the disk).
+pub const LOG_LINES_PER_ANSWER: usize = 10_000;
+
+/// How long a dead engine's exit status and last standard error are waited for.
+const EXIT_WAIT: Duration = Duration::from_millis(300);
+
+/// Reads one line of at most `max` bytes into `buf` (without its newline); the rest of a longer
+/// line is consumed and dropped. `Ok(false)` at the end of the input.
+///
+/// # Errors
+/// A read error other than an interruption.
+pub fn read_line_capped(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<bool> {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let part = newline.map_or(chunk, |i| &chunk[..i]);
+        let room = max.saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        r.consume(used);
+        if newline.is_some() {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(true);
+        }
+    }
+}
+
+/// The end of an engine's standard error: its last lines, and whether the stream has ended.
+#[derive(Debug, Default)]
+struct StderrTail {
+    lines: VecDeque<String>,
+    ended: bool,
+}
+
 /// Why talking to an engine failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// The engine closed its output or exited (crashed, or quit on its own).
+    /// The engine closed its output or exited (crashed, or quit on its own): what is known, such
+    /// as its exit status and last standard error.
     Crashed(String),
     /// No answer before the deadline.
     Timeout,
@@ -26,7 +90,7 @@ pub enum Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::Crashed(s) => write!(f, "disconnected ({s})"),
+            Failure::Crashed(s) => write!(f, "{s}"),
             Failure::Timeout => write!(f, "no answer in time"),
             Failure::Protocol(s) => write!(f, "protocol error: {s}"),
         }
@@ -57,71 +121,12 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
 }
 
-/// Splits a command line into words as a POSIX shell would for simple cases: blanks separate
-/// words, single quotes keep everything, double quotes keep everything but `\"` and `\\`, and a
-/// backslash outside quotes escapes the next character.
+/// Splits a command line into words as a POSIX shell does (quotes and backslashes), by `shlex`.
 ///
 /// # Errors
 /// An unterminated quote or a trailing backslash.
 pub fn split_words(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated ' in {text:?}")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("unterminated \" in {text:?}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated \" in {text:?}")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.push(
-                    chars
-                        .next()
-                        .ok_or_else(|| format!("trailing backslash in {text:?}"))?,
-                );
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
+    shlex::split(text).ok_or_else(|| format!("unbalanced quotes or a trailing backslash in {text:?}"))
 }
 
 impl EngineSpec {
@@ -180,27 +185,55 @@ impl EngineSpec {
 pub struct Log {
     file: Mutex<File>,
     start: Instant,
+    path: PathBuf,
+    /// The first write error; the log is not written after it.
+    failed: Mutex<Option<String>>,
 }
 
 impl Log {
-    /// Creates (truncates) the log file.
+    /// Creates (truncates) the log file and writes its first line, so that a file that cannot be
+    /// written (a full disk, `/dev/full`) fails before any game.
     ///
     /// # Errors
-    /// The file cannot be created.
+    /// The file cannot be created or written.
     pub fn create(path: &std::path::Path) -> Result<Log, String> {
-        let file = File::create(path).map_err(|e| format!("cannot create log {}: {e}", path.display()))?;
+        let mut file =
+            File::create(path).map_err(|e| format!("cannot create log {}: {e}", path.display()))?;
+        writeln!(
+            file,
+            "# tempo match log: seconds, engine#pid, > sent, < received, ! standard error"
+        )
+        .map_err(|e| format!("cannot write log {}: {e}", path.display()))?;
         Ok(Log {
             file: Mutex::new(file),
             start: Instant::now(),
+            path: path.to_path_buf(),
+            failed: Mutex::new(None),
         })
     }
 
-    /// Appends one line.
+    /// Appends one line. The first failure is said at once on standard error and kept for
+    /// [`Log::error`]; later lines are dropped.
     pub fn line(&self, who: &str, dir: &str, text: &str) {
         let t = self.start.elapsed().as_secs_f64();
-        if let Ok(mut f) = self.file.lock() {
-            let _ = writeln!(f, "{t:10.3} {who} {dir} {text}");
+        let Ok(mut failed) = self.failed.lock() else {
+            return;
+        };
+        if failed.is_some() {
+            return;
         }
+        if let Ok(mut f) = self.file.lock()
+            && let Err(e) = writeln!(f, "{t:10.3} {who} {dir} {text}")
+        {
+            let message = format!("cannot write log {}: {e}", self.path.display());
+            eprintln!("tempo match: warning: {message}; the log stops here");
+            *failed = Some(message);
+        }
+    }
+
+    /// The first write error, if any.
+    pub fn error(&self) -> Option<String> {
+        self.failed.lock().ok().and_then(|f| f.clone())
     }
 }
 
@@ -209,8 +242,11 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    stderr: Arc<Mutex<StderrTail>>,
     who: String,
     log: Option<Arc<Log>>,
+    /// Lines received since the last line sent.
+    answer_lines: usize,
 }
 
 impl std::fmt::Debug for EngineProcess {
@@ -220,8 +256,9 @@ impl std::fmt::Debug for EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts the engine's command; its output is read on a thread of its own, its standard error
-    /// goes to the log (or nowhere).
+    /// Starts the engine's command; its output is read on a thread of its own into a bounded
+    /// queue ([`LINE_QUEUE`] lines of at most [`MAX_LINE`] bytes), its standard error on another
+    /// (to the log, and its last [`STDERR_TAIL`] lines kept to explain an exit).
     ///
     /// # Errors
     /// The program cannot be started (not found, not executable, bad directory).
@@ -230,11 +267,7 @@ impl EngineProcess {
         cmd.args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if log.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            });
+            .stderr(Stdio::piped());
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);
         }
@@ -250,46 +283,101 @@ impl EngineProcess {
         })?;
         let who = format!("{label}#{}", child.id());
         let stdout = child.stdout.take().ok_or("engine stdout missing")?;
-        let (tx, lines) = unbounded();
+        let (tx, lines) = bounded(LINE_QUEUE);
         std::thread::Builder::new()
             .name(format!("read {who}"))
             .spawn(move || {
                 let mut reader = BufReader::new(stdout);
                 let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf);
-                            let line = line.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(line).is_err() {
-                                break;
-                            }
-                        }
+                // Ends at the end of the output, or when the manager has dropped the engine.
+                while let Ok(true) = read_line_capped(&mut reader, &mut buf, MAX_LINE) {
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
                     }
                 }
             })
             .map_err(|e| format!("cannot start a reader thread: {e}"))?;
-        if let (Some(mut stderr), Some(log)) = (child.stderr.take(), log.clone()) {
+        let tail = Arc::new(Mutex::new(StderrTail::default()));
+        if let Some(stderr) = child.stderr.take() {
             let who = who.clone();
-            let _ = std::thread::Builder::new()
+            let log = log.clone();
+            let tail = Arc::clone(&tail);
+            // The stream is always drained, so that an engine writing much to standard error
+            // never blocks on it.
+            std::thread::Builder::new()
                 .name(format!("stderr {who}"))
                 .spawn(move || {
-                    let mut text = Vec::new();
-                    let _ = stderr.read_to_end(&mut text);
-                    for l in String::from_utf8_lossy(&text).lines() {
-                        log.line(&who, "!", l);
+                    let mut reader = BufReader::new(stderr);
+                    let mut buf = Vec::new();
+                    let mut logged = 0;
+                    while let Ok(true) = read_line_capped(&mut reader, &mut buf, MAX_LINE) {
+                        let line = String::from_utf8_lossy(&buf);
+                        if let Some(log) = &log {
+                            logged += 1;
+                            match logged.cmp(&(STDERR_LOG_LINES + 1)) {
+                                std::cmp::Ordering::Less => log.line(&who, "!", &line),
+                                std::cmp::Ordering::Equal => log.line(
+                                    &who,
+                                    "!",
+                                    &format!(
+                                        "[more standard error: not logged after {STDERR_LOG_LINES} lines]"
+                                    ),
+                                ),
+                                std::cmp::Ordering::Greater => {}
+                            }
+                        }
+                        if let Ok(mut t) = tail.lock() {
+                            if t.lines.len() == STDERR_TAIL {
+                                t.lines.pop_front();
+                            }
+                            t.lines.push_back(line.into_owned());
+                        }
                     }
-                });
+                    if let Ok(mut t) = tail.lock() {
+                        t.ended = true;
+                    }
+                })
+                .map_err(|e| format!("cannot start a reader thread: {e}"))?;
         }
         Ok(EngineProcess {
             stdin: child.stdin.take(),
             child,
             lines,
+            stderr: tail,
             who,
             log,
+            answer_lines: 0,
         })
+    }
+
+    /// What is known of an engine that stopped answering: whether it exited (and how), with its
+    /// last lines of standard error, or else `what` went wrong.
+    fn gone(&mut self, what: &str) -> Failure {
+        let until = Instant::now() + EXIT_WAIT;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => break None,
+            }
+        };
+        let Some(status) = status else {
+            return Failure::Crashed(what.to_string());
+        };
+        // The standard error reader ends soon after the process.
+        while Instant::now() < until && !self.stderr.lock().is_ok_and(|t| t.ended) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let tail: Vec<String> = self
+            .stderr
+            .lock()
+            .map(|t| t.lines.iter().cloned().collect())
+            .unwrap_or_default();
+        let mut text = format!("the engine exited ({status})");
+        if !tail.is_empty() {
+            text += &format!("; its last standard error: {}", tail.join(" | "));
+        }
+        Failure::Crashed(text)
     }
 
     /// The label and process id, for messages.
@@ -302,40 +390,51 @@ impl EngineProcess {
     /// # Errors
     /// [`Failure::Crashed`] when the engine's input is closed.
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.answer_lines = 0;
         if let Some(log) = &self.log {
             log.line(&self.who, ">", line);
         }
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| Failure::Crashed("input closed".into()))?;
-        stdin
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(Failure::Crashed("input closed".into()));
+        };
+        match stdin
             .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| stdin.flush())
-            .map_err(|e| Failure::Crashed(format!("cannot write to the engine: {e}")))
+        {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.gone(&format!("cannot write to the engine: {e}"))),
+        }
     }
 
-    /// The next line, waiting until `deadline` at most.
+    /// The next line, waiting until `deadline` at most. The deadline holds even when lines are
+    /// waiting: an engine that writes without end times out like a silent one.
     ///
     /// # Errors
     /// [`Failure::Timeout`] at the deadline, [`Failure::Crashed`] when the output is closed.
     pub fn recv(&mut self, deadline: Instant) -> Result<String, Failure> {
-        let wait = deadline.saturating_duration_since(Instant::now());
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(Failure::Timeout);
+        }
+        let wait = deadline - now;
         match self.lines.recv_timeout(wait) {
             Ok(line) => {
+                self.answer_lines += 1;
                 if let Some(log) = &self.log {
-                    log.line(&self.who, "<", &line);
+                    match self.answer_lines.cmp(&(LOG_LINES_PER_ANSWER + 1)) {
+                        std::cmp::Ordering::Less => log.line(&self.who, "<", &line),
+                        std::cmp::Ordering::Equal => log.line(
+                            &self.who,
+                            "<",
+                            &format!("[more lines: not logged after {LOG_LINES_PER_ANSWER} in one answer]"),
+                        ),
+                        std::cmp::Ordering::Greater => {}
+                    }
                 }
                 Ok(line)
             }
             Err(RecvTimeoutError::Timeout) => Err(Failure::Timeout),
-            Err(RecvTimeoutError::Disconnected) => {
-                let status = match self.child.try_wait() {
-                    Ok(Some(s)) => s.to_string(),
-                    _ => "output closed".into(),
-                };
-                Err(Failure::Crashed(status))
-            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.gone("the engine closed its output")),
         }
     }
 
@@ -394,6 +493,18 @@ impl Drop for EngineProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_the_rest_dropped() {
+        let text = format!("short\r\n{}\nnext\nlast", "x".repeat(100));
+        let mut r = std::io::BufReader::with_capacity(16, text.as_bytes());
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        while read_line_capped(&mut r, &mut buf, 10).unwrap() {
+            lines.push(String::from_utf8(buf.clone()).unwrap());
+        }
+        assert_eq!(lines, ["short", "xxxxxxxxxx", "next", "last"]);
+    }
 
     #[test]
     fn words_split_like_a_shell() {

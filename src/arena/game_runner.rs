@@ -105,7 +105,8 @@ fn side_name(s: Side) -> &'static str {
 
 /// The rules' verdict on a position: the game's own end (no move, a goal, a counted draw) or a
 /// repetition, found in `keys` (the keys of the earlier positions since the last irreversible move).
-fn rules_verdict<G: Game>(pos: &G, keys: &[u64]) -> Option<(Outcome, String)> {
+/// `tempo analyze` uses it too, to stop where a game's record goes past its end.
+pub fn rules_verdict<G: Game>(pos: &G, keys: &[u64]) -> Option<(Outcome, String)> {
     if let Some(o) = pos.outcome() {
         let mut list = MoveList::new();
         pos.generate(&mut list);

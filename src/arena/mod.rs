@@ -25,9 +25,11 @@ use game_runner::{Adjudication, ClockSpec, GameConfig, GameRecord, Opening, Time
 use openings::Balance;
 use stats::{Pentanomial, Sprt, Wld, fmt1, summary};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -46,7 +48,14 @@ TIME: an engine that runs out of clock time loses, with a margin of --margin mil
 default). With --movetime an engine loses only when a move takes more than twice the move time \
 plus one second. With only --depth or --nodes, a move that takes longer than --stall seconds \
 (60 by default) loses. An engine that crashes, stalls or makes an illegal move loses the game \
-and is restarted for its next game.
+and is restarted for its next game. Whatever an engine writes, the deadlines hold and the memory
+kept of its output is bounded (1024 lines of at most 64 KiB, the last 5 lines of standard error).
+
+FAULTS BEFORE PLAY: an engine that answers one of its settings (the variant or an option.NAME=VALUE)
+with an error (Hub `error`, UCI `info string error` or `No such option`) stops the match before any
+game, its replies quoted; an engine that exits is reported with its exit status and last standard
+error. --openings, --pdn and --log must be different files. A --log that cannot be written stops the
+match (before play, or with status 1 at its end).
 
 OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
 B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
@@ -61,24 +70,25 @@ pub struct MatchArgs {
     /// Variant played (as for perft).
     #[arg(long, short, value_parser = parse_variant, default_value = "international")]
     pub variant: Variant,
-    /// Total number of games. Each opening is played twice, colours swapped. Default: every
-    /// opening of --openings once per pairing (both colours), or 20 games per pairing.
-    #[arg(long)]
+    /// Total number of games (1 to 1000000). Each opening is played twice, colours swapped.
+    /// Default: every opening of --openings once per pairing (both colours), or 20 games per
+    /// pairing.
+    #[arg(long, value_parser = parse_games)]
     pub games: Option<usize>,
-    /// Rounds: each round plays one opening with both colours in every pairing (an alternative
-    /// to --games).
-    #[arg(long)]
+    /// Rounds (1 to 500000): each round plays one opening with both colours in every pairing (an
+    /// alternative to --games). The games of all rounds may not exceed 1000000.
+    #[arg(long, value_parser = parse_rounds)]
     pub rounds: Option<usize>,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = parse_concurrency)]
     pub concurrency: usize,
     /// Opening file: PDN games (each from its FEN tag or the start), or one opening per line: a
     /// FEN, a FEN and moves, or moves from the start (such as the 8x8 three-move ballots).
     /// Openings are used in file order and repeated when the games outnumber them.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Without --openings: random openings of this many plies.
-    #[arg(long, default_value_t = 6, value_name = "PLIES")]
+    /// Without --openings: random openings of this many plies (0 to 200).
+    #[arg(long, default_value_t = 6, value_name = "PLIES", value_parser = parse_random_plies)]
     pub random_plies: usize,
     /// Seed of the random openings (default: from the clock; printed, so that a run can be
     /// repeated).
@@ -138,6 +148,92 @@ pub struct MatchArgs {
     /// The PDN Event tag.
     #[arg(long, default_value = "tempo match")]
     pub event: String,
+}
+
+/// The most games one run plays: far beyond any real match, and small enough that the schedule,
+/// the openings and the results always fit in memory.
+pub const MAX_GAMES: usize = 1_000_000;
+/// The longest random opening, in plies.
+pub const MAX_RANDOM_PLIES: usize = 200;
+/// The most games played at the same time.
+pub const MAX_CONCURRENCY: usize = 64;
+
+/// A count in `lo..=hi`, with a message that gives the range.
+fn count_in(text: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not a whole number from {lo} to {hi}")),
+    }
+}
+
+fn parse_games(s: &str) -> Result<usize, String> {
+    count_in(s, 1, MAX_GAMES)
+}
+
+fn parse_rounds(s: &str) -> Result<usize, String> {
+    count_in(s, 1, MAX_GAMES / 2)
+}
+
+fn parse_concurrency(s: &str) -> Result<usize, String> {
+    count_in(s, 1, MAX_CONCURRENCY)
+}
+
+fn parse_random_plies(s: &str) -> Result<usize, String> {
+    count_in(s, 0, MAX_RANDOM_PLIES)
+}
+
+/// A path made comparable with another: canonical when it exists, else its directory's canonical
+/// path joined with its name (a file that is still to be created).
+fn comparable(path: &std::path::Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match (dir.canonicalize(), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Refuses an output file (`--pdn`, `--log`) that is an input or another output: the openings
+/// would be overwritten before they are read, or two writers would share one file.
+fn check_distinct_files(args: &MatchArgs) -> Result<(), String> {
+    let files: Vec<(&str, &PathBuf)> = [
+        ("--openings", args.openings.as_ref()),
+        ("--pdn", args.pdn.as_ref()),
+        ("--log", args.log.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(n, p)| p.map(|p| (n, p)))
+    .collect();
+    for (i, (a, pa)) in files.iter().enumerate() {
+        for (b, pb) in &files[i + 1..] {
+            if comparable(pa) == comparable(pb) {
+                return Err(format!(
+                    "{a} and {b} name the same file ({}): give the output another name",
+                    pb.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The game with index `k` (from 0) of the schedule: round by round, in each round every pairing
+/// with both colours.
+fn job_of(k: usize, pairs: &[[usize; 2]]) -> Job {
+    let per_round = 2 * pairs.len();
+    let pair = (k % per_round) / 2;
+    let [a, b] = pairs[pair];
+    Job {
+        number: k + 1,
+        pair,
+        round: k / per_round,
+        players: if k % 2 == 0 { [a, b] } else { [b, a] },
+    }
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -348,9 +444,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     if sprt.is_some() && specs.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    if args.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
-    }
+    check_distinct_files(args)?;
     let log = args.log.as_deref().map(Log::create).transpose()?.map(Arc::new);
     let variant = args.variant;
 
@@ -381,24 +475,32 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     let per_round = 2 * pairs.len();
     let file_openings = args.openings.as_deref().map(openings::load::<G>).transpose()?;
     let total = match (args.games, args.rounds, &file_openings) {
-        (Some(g), _, _) => g,
-        (None, Some(r), _) => r * per_round,
-        (None, None, Some(o)) => o.len() * per_round,
-        (None, None, None) => 10 * per_round,
+        (Some(g), _, _) => Some(g),
+        (None, Some(r), _) => r.checked_mul(per_round),
+        (None, None, Some(o)) => o.len().checked_mul(per_round),
+        (None, None, None) => Some(10 * per_round),
     };
-    if total == 0 {
-        return Err("no games to play".into());
-    }
+    let total = match total {
+        Some(0) => return Err("no games to play".into()),
+        Some(t) if t <= MAX_GAMES => t,
+        _ => {
+            return Err(format!(
+                "more than {MAX_GAMES} games ({} pairings, {per_round} games a round): give fewer \
+                 --rounds or --games",
+                pairs.len()
+            ));
+        }
+    };
     let rounds = total.div_ceil(per_round);
     let book: Vec<Opening<G>> = match file_openings {
         Some(o) => {
-            println!(
-                "Openings: {} from {}",
+            print(&format!(
+                "Openings: {} from {}\n",
                 o.len(),
                 args.openings
                     .as_ref()
                     .map_or(String::new(), |p| p.display().to_string())
-            );
+            ))?;
             o
         }
         None => {
@@ -416,38 +518,27 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 max_score: (args.balance * 100.0).round() as i32,
             });
             let o = openings::random::<G>(rounds, args.random_plies, seed, balance)?;
-            match balance {
-                Some(b) => println!(
-                    "Openings: {} random of {} plies, seed {seed}, balanced within {:.2} men at depth {}",
+            print(&match balance {
+                Some(b) => format!(
+                    "Openings: {} random of {} plies, seed {seed}, balanced within {:.2} men at depth {}\n",
                     o.len(),
                     args.random_plies,
                     f64::from(b.max_score) / 100.0,
                     b.depth
                 ),
-                None => println!(
-                    "Openings: {} random of {} plies, seed {seed}",
+                None => format!(
+                    "Openings: {} random of {} plies, seed {seed}\n",
                     o.len(),
                     args.random_plies
                 ),
-            }
+            })?;
             o
         }
     };
 
-    let (job_tx, job_rx) = unbounded();
-    for k in 0..total {
-        let round = k / per_round;
-        let pair = (k % per_round) / 2;
-        let [a, b] = pairs[pair];
-        let players = if k % 2 == 0 { [a, b] } else { [b, a] };
-        let _ = job_tx.send(Job {
-            number: k + 1,
-            pair,
-            round,
-            players,
-        });
-    }
-    drop(job_tx);
+    // The schedule is a counter, not a list: each worker takes the next game number.
+    let next_job = Arc::new(AtomicUsize::new(0));
+    let pairs = Arc::new(pairs);
 
     let mut pdn_file = match &args.pdn {
         Some(p) => Some(std::io::BufWriter::new(
@@ -462,7 +553,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     let specs = Arc::new(specs);
     let mut workers = Vec::new();
     for w in 0..args.concurrency.min(total) {
-        let job_rx = job_rx.clone();
+        let next_job = Arc::clone(&next_job);
+        let pairs = Arc::clone(&pairs);
         let msg_tx = msg_tx.clone();
         let stop = Arc::clone(&stop);
         let book = Arc::clone(&book);
@@ -470,7 +562,14 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         let log = log.clone();
         let handle = std::thread::Builder::new()
             .name(format!("match worker {w}"))
-            .spawn(move || worker::<G>(w, &specs, variant, &book, &cfg, &stop, &job_rx, &msg_tx, log))
+            .spawn(move || {
+                let jobs = Jobs {
+                    next: &next_job,
+                    total,
+                    pairs: &pairs,
+                };
+                worker::<G>(w, &specs, variant, &book, &cfg, &stop, &jobs, &msg_tx, log);
+            })
             .map_err(|e| format!("cannot start a worker thread: {e}"))?;
         workers.push(handle);
     }
@@ -482,13 +581,19 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     let mut halves: HashMap<(usize, usize), usize> = HashMap::new();
     let mut engine_scores = vec![Wld::default(); names.len()];
     let mut decided = None;
-    let out = std::io::stdout();
+    // Once standard output is closed (`| head`), the match stops: the games under way are
+    // aborted, the engines quit, and the command ends quietly.
+    let mut closed = false;
+    let mut fatal: Option<String> = None;
     for msg in msg_rx.iter() {
-        let mut o = out.lock();
+        if closed {
+            continue;
+        }
+        let mut o = String::new();
         match msg {
             Msg::Started(job) => {
                 let _ = writeln!(
-                    o,
+                    &mut o,
                     "Started game {} of {total} ({} vs {})",
                     job.number, names[job.players[0]], names[job.players[1]]
                 );
@@ -497,7 +602,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 let Some(outcome) = record.outcome else { continue };
                 let [w, b] = job.players;
                 let _ = writeln!(
-                    o,
+                    &mut o,
                     "Finished game {} ({} vs {}): {} {{{}}}",
                     job.number,
                     names[w],
@@ -537,7 +642,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     halves.insert((job.pair, job.round), first_halves);
                 }
                 let _ = writeln!(
-                    o,
+                    &mut o,
                     "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
                     names[first],
                     names[second],
@@ -549,9 +654,12 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 );
                 if let Some(f) = &mut pdn_file {
                     let game = pdn_game(args, variant, &date, &names, job, &record);
-                    f.write_all(write_game(&game).as_bytes())
-                        .and_then(|()| f.flush())
-                        .map_err(|e| format!("cannot write the PDN file: {e}"))?;
+                    if let Err(e) = f.write_all(write_game(&game).as_bytes()).and_then(|()| f.flush()) {
+                        // The games would be lost: the match stops (its engines quit) and fails.
+                        fatal.get_or_insert(format!("cannot write the PDN file: {e}"));
+                        closed = true;
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
                 if let Some(test) = sprt {
                     let st = test.state(&pair_scores[0], &penta[0]);
@@ -561,7 +669,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                         None => "",
                     };
                     let _ = writeln!(
-                        o,
+                        &mut o,
                         "SPRT: llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}{verdict}",
                         st.llr,
                         100.0 * st.llr / st.upper,
@@ -575,14 +683,28 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 }
             }
         }
-        let _ = o.flush();
+        if let Err(e) = print(&o) {
+            if e != crate::analyze::OUTPUT_CLOSED {
+                eprintln!("tempo match: {e}");
+            }
+            closed = true;
+            stop.store(true, Ordering::Relaxed);
+        }
     }
     for h in workers {
         let _ = h.join();
     }
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    if closed {
+        return Err(crate::analyze::OUTPUT_CLOSED.into());
+    }
+    let mut o = String::new();
     if pairs.len() == 1 {
         if let Some(s) = summary(&pair_scores[0]) {
-            println!(
+            let _ = writeln!(
+                &mut o,
                 "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
                 fmt1(s.elo),
                 fmt1(s.margin),
@@ -592,7 +714,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         }
         if let Some(test) = sprt {
             let p = penta[0];
-            println!(
+            let _ = writeln!(
+                &mut o,
                 "SPRT ({}, elo0={} elo1={} alpha={} beta={}): {}",
                 match test.model {
                     stats::SprtModel::Pentanomial => format!(
@@ -613,13 +736,17 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             );
         }
     } else {
-        println!("Rank Name                          Elo     +/-   Games   Score    Draw");
+        let _ = writeln!(
+            o,
+            "Rank Name                          Elo     +/-   Games   Score    Draw"
+        );
         let mut order: Vec<usize> = (0..names.len()).collect();
         order.sort_by(|&a, &b| engine_scores[b].score().total_cmp(&engine_scores[a].score()));
         for (rank, &e) in order.iter().enumerate() {
             let r = engine_scores[e];
             if let Some(s) = summary(&r) {
-                println!(
+                let _ = writeln!(
+                    &mut o,
                     "{:>4} {:<24} {:>8} {:>7} {:>7} {:>6.1}% {:>6.1}%",
                     rank + 1,
                     names[e],
@@ -632,8 +759,23 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             }
         }
     }
-    println!("Finished match");
-    Ok(())
+    let _ = writeln!(o, "Finished match");
+    print(&o)?;
+    match log.as_ref().and_then(|l| l.error()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Writes text to standard output at once.
+///
+/// # Errors
+/// [`crate::analyze::OUTPUT_CLOSED`] when the reader has gone, another message otherwise.
+fn print(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(crate::analyze::output_error)
 }
 
 fn pdn_game(
@@ -672,6 +814,24 @@ fn pdn_game(
     g
 }
 
+/// The schedule shared by the workers.
+struct Jobs<'a> {
+    /// The index of the next game to start.
+    next: &'a AtomicUsize,
+    /// Games in the match.
+    total: usize,
+    /// The pairings.
+    pairs: &'a [[usize; 2]],
+}
+
+impl Jobs<'_> {
+    /// The next game to play, if any is left.
+    fn take(&self) -> Option<Job> {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        (k < self.total).then(|| job_of(k, self.pairs))
+    }
+}
+
 /// A worker thread: takes jobs until none is left or the match stops, keeping its own engine
 /// processes alive from game to game and restarting those that failed.
 #[allow(clippy::too_many_arguments)]
@@ -682,13 +842,13 @@ fn worker<G: Evaluate>(
     book: &[Opening<G>],
     cfg: &GameConfig,
     stop: &AtomicBool,
-    jobs: &crossbeam_channel::Receiver<Job>,
+    jobs: &Jobs<'_>,
     results: &crossbeam_channel::Sender<Msg>,
     log: Option<Arc<Log>>,
 ) {
     let mut clients: Vec<Option<Client>> = (0..specs.len()).map(|_| None).collect();
     while !stop.load(Ordering::Relaxed) {
-        let Ok(job) = jobs.try_recv() else { break };
+        let Some(job) = jobs.take() else { break };
         let _ = results.send(Msg::Started(job));
         let opening = &book[job.round % book.len()];
         let mut failed_start = None;

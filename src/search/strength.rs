@@ -10,7 +10,7 @@
 //! The scale is anchored and calibrated by games; README ("Strength levels") gives the measured
 //! table and the method.
 
-use rand::RngExt;
+use rand::Rng;
 
 /// Measured levels: `(elo, skill)` pairs, where `skill` is the knob of [`Handicap::from_skill`] and
 /// `elo` the rating its games measured, anchored at full strength = 2000 ([`ELO_MAX`]). Each point
@@ -85,7 +85,7 @@ impl Handicap {
 /// the softmax of the scores at `temperature`; the first line at temperature 0 or below. Scores far
 /// below the best (more than 30 temperatures) are never chosen, which also keeps a proved loss
 /// from being picked next to a playable move.
-pub fn choose<M: Copy>(lines: &[(M, i32)], temperature: i32, rng: &mut impl RngExt) -> Option<M> {
+pub fn choose<M: Copy>(lines: &[(M, i32)], temperature: i32, rng: &mut impl Rng) -> Option<M> {
     let best = lines.iter().map(|l| l.1).max()?;
     if temperature <= 0 {
         return lines.iter().find(|l| l.1 == best).map(|l| l.0);
@@ -119,7 +119,7 @@ pub fn choose<M: Copy>(lines: &[(M, i32)], temperature: i32, rng: &mut impl RngE
 mod tests {
     use super::*;
     use rand::SeedableRng;
-    use rand::rngs::StdRng;
+    use rand_chacha::ChaCha8Rng as StdRng;
 
     #[test]
     fn full_strength_has_no_handicap() {

@@ -4,8 +4,16 @@
 #   illegal  answers `done move=1-2` (never legal: 1 and 2 are on the same row);
 #   crash    exits with status 3;
 #   hang     never answers (it keeps reading its input, so killing it leaves nothing behind);
-#   nomove   answers a bare `done`.
+#   nomove   answers a bare `done`;
+#   flood    writes `info` lines without end and never `done`;
+#   noeol    writes one endless line (zero bytes, no newline);
+#   noise    writes to standard error without end and never answers.
+# Mode `dies` writes a line to standard error and exits with status 7 before reading anything.
 mode=$1
+if [ "$mode" = dies ]; then
+  echo "fake-dies: cannot load its weights" >&2
+  exit 7
+fi
 while IFS= read -r line; do
   case "$line" in
     hub) echo "id name=fake-$mode version=1"; echo "wait" ;;
@@ -17,6 +25,10 @@ while IFS= read -r line; do
         crash) exit 3 ;;
         nomove) echo "done" ;;
         hang) ;;
+        flood) exec yes "info depth=1 score=0.10 nodes=1" ;;
+        noeol) exec cat /dev/zero ;;
+        # fd 3 keeps standard output open: the engine is alive, only noisy.
+        noise) exec 3>&1; exec yes "fake noise on standard error" >&2 ;;
       esac
       ;;
   esac
