@@ -7,9 +7,11 @@
 //! [`Event::Done`], also when stopped before its first iteration ends.
 
 use crate::eval::Evaluate;
-use crate::search::{Info, Limits, Search, Shared};
+use crate::search::{Handicap, Info, Limits, Search, Shared, choose};
 use crate::tt::Tt;
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
@@ -46,6 +48,10 @@ pub struct Engine<G: Evaluate> {
     receiver: Receiver<Event<G::Move>>,
     stack: usize,
     failure: Option<String>,
+    /// Playing below full strength (`None`: full strength).
+    handicap: Option<Handicap>,
+    /// Draws the seed of each handicapped choice.
+    rng: ChaCha8Rng,
 }
 
 impl<G: Evaluate> std::fmt::Debug for Engine<G> {
@@ -75,6 +81,8 @@ impl<G: Evaluate> Engine<G> {
                 .and_then(|v| v.parse::<usize>().ok())
                 .map_or(SEARCH_STACK, |mib| mib.saturating_mul(1 << 20)),
             failure: None,
+            handicap: None,
+            rng: ChaCha8Rng::from_os_rng(),
         }
     }
 
@@ -88,6 +96,22 @@ impl<G: Evaluate> Engine<G> {
     /// not be started, and its `Done` (the first legal move, unsearched) was sent at once.
     pub fn take_failure(&mut self) -> Option<String> {
         self.failure.take()
+    }
+
+    /// Plays below full strength with `handicap` from the next search on (`None`: full strength).
+    /// It applies to every search but infinite analysis, which stays at full strength.
+    pub fn set_handicap(&mut self, handicap: Option<Handicap>) {
+        self.handicap = handicap;
+    }
+
+    /// The handicap in force.
+    pub fn handicap(&self) -> Option<Handicap> {
+        self.handicap
+    }
+
+    /// Seeds the handicapped choices, so that a run can be repeated (tests).
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
     /// The channel that search events arrive on.
@@ -118,13 +142,23 @@ impl<G: Evaluate> Engine<G> {
         &mut self,
         root: G,
         history: Vec<u64>,
-        limits: Limits,
+        mut limits: Limits,
         ponder: bool,
         only: Vec<G::Move>,
-        mut sink: impl FnMut(Event<G::Move>) + Send + 'static,
+        sink: impl FnMut(Event<G::Move>) + Send + 'static,
     ) {
         self.stop();
         self.wait();
+        let mut sink = match self.handicap.filter(|_| !limits.infinite) {
+            None => Box::new(sink) as Box<dyn FnMut(Event<G::Move>) + Send>,
+            Some(h) => {
+                let shown = limits.multipv.max(1);
+                limits.multipv = shown.max(h.width);
+                limits.nodes = Some(limits.nodes.map_or(h.nodes, |n| n.min(h.nodes)));
+                let chooser = Chooser::new(h, ChaCha8Rng::seed_from_u64(self.rng.next_u64()));
+                Box::new(chooser.wrap(shown, sink))
+            }
+        };
         let shared = Arc::new(Shared::default());
         shared.ponder.store(ponder, Ordering::Relaxed);
         self.shared = Arc::clone(&shared);
@@ -230,6 +264,75 @@ impl<G: Evaluate> Engine<G> {
     /// How full the table is, in permille (a sample).
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
+    }
+}
+
+/// Makes a handicapped search's choice: it keeps the MultiPV lines of the last complete iteration
+/// and, when the search is done, picks one of their first moves by [`choose`].
+struct Chooser<M> {
+    handicap: Handicap,
+    rng: ChaCha8Rng,
+    /// The lines of the last iteration known to be complete: (first move, score, reply).
+    complete: Vec<(M, i32, Option<M>)>,
+    /// The lines of the iteration under way.
+    current: Vec<(M, i32, Option<M>)>,
+}
+
+impl<M: Copy + PartialEq + Send + 'static> Chooser<M> {
+    fn new(handicap: Handicap, rng: ChaCha8Rng) -> Self {
+        Chooser {
+            handicap,
+            rng,
+            complete: Vec::new(),
+            current: Vec::new(),
+        }
+    }
+
+    fn note(&mut self, info: &Info<M>) {
+        let Some(&first) = info.pv.first() else { return };
+        if info.multipv <= 1 && !self.current.is_empty() {
+            // A new iteration began, so the one before it ended with all its lines.
+            self.complete = std::mem::take(&mut self.current);
+        }
+        self.current.push((first, info.score, info.pv.get(1).copied()));
+    }
+
+    fn decide(&mut self, best: Option<M>, ponder: Option<M>) -> (Option<M>, Option<M>) {
+        // The iteration under way counts when it got as far as the one before it.
+        let lines = if self.current.len() >= self.complete.len() {
+            &self.current
+        } else {
+            &self.complete
+        };
+        let scored: Vec<(M, i32)> = lines.iter().map(|l| (l.0, l.1)).collect();
+        match choose(&scored, self.handicap.temperature, &mut self.rng) {
+            Some(m) if Some(m) != best => {
+                let reply = lines.iter().find(|l| l.0 == m).and_then(|l| l.2);
+                (Some(m), reply)
+            }
+            _ => (best, ponder),
+        }
+    }
+
+    /// A sink that notes every line, passes on those of the first `shown` MultiPV ranks (the lines
+    /// the client asked for) and replaces the move of `Done` with the chosen one.
+    fn wrap(
+        mut self,
+        shown: usize,
+        mut sink: impl FnMut(Event<M>) + Send + 'static,
+    ) -> impl FnMut(Event<M>) + Send + 'static {
+        move |event| match event {
+            Event::Info(info) => {
+                self.note(&info);
+                if info.multipv <= shown {
+                    sink(Event::Info(info));
+                }
+            }
+            Event::Done { best, ponder } => {
+                let (best, ponder) = self.decide(best, ponder);
+                sink(Event::Done { best, ponder });
+            }
+        }
     }
 }
 

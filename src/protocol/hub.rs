@@ -4,7 +4,7 @@
 use super::session::{Report, Session, SetupError, Start, new_session};
 use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
-use crate::search::{Clock, Info, Limits, MAX_DEPTH, WIN};
+use crate::search::{Clock, ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Info, Limits, MAX_DEPTH, WIN};
 use crate::tt::WIN_BOUND;
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -249,6 +249,10 @@ pub struct Hub {
     threads: u64,
     ponder: bool,
     multipv: usize,
+    /// Hub `limit-strength`: play at the level `elo` instead of full strength.
+    limit_strength: bool,
+    /// Hub `elo`: the playing level when `limit_strength` is on.
+    elo: u32,
     options: Vec<(String, String)>,
     level: Level,
     searching: bool,
@@ -287,6 +291,8 @@ impl Hub {
             threads: 1,
             ponder: false,
             multipv: 1,
+            limit_strength: false,
+            elo: ELO_DEFAULT,
             options: Vec::new(),
             level: Level::default(),
             searching: false,
@@ -492,6 +498,14 @@ impl Hub {
             "param name=multipv value={} type=int min=1 max={MULTIPV_MAX}",
             self.multipv
         ));
+        self.out.line(&format!(
+            "param name=limit-strength value={} type=bool",
+            self.limit_strength
+        ));
+        self.out.line(&format!(
+            "param name=elo value={} type=int min={ELO_MIN} max={ELO_MAX}",
+            self.elo
+        ));
         for o in rule_options() {
             let value = self
                 .options
@@ -547,6 +561,18 @@ impl Hub {
                 }
                 self.multipv = n as usize;
             }
+            "limit-strength" => {
+                self.limit_strength = boolean(name, value)?;
+                self.apply_strength();
+            }
+            "elo" => {
+                let n = integer(name, value)?;
+                if !(u64::from(ELO_MIN)..=u64::from(ELO_MAX)).contains(&n) {
+                    return Err(format!("elo={n} is out of range {ELO_MIN}-{ELO_MAX}"));
+                }
+                self.elo = n as u32;
+                self.apply_strength();
+            }
             _ => {
                 if !rule_options().iter().any(|o| o.name == name) {
                     return Err(format!("unknown parameter {}", quote(name)));
@@ -572,7 +598,18 @@ impl Hub {
             self.sender.clone(),
         );
         self.session = session;
+        self.apply_strength();
         warning.map_or(Ok(()), Err)
+    }
+
+    /// Gives the session the handicap of `limit-strength` and `elo`.
+    fn apply_strength(&mut self) {
+        let handicap = if self.limit_strength {
+            Handicap::from_elo(self.elo)
+        } else {
+            None
+        };
+        self.session.set_handicap(handicap);
     }
 
     fn pos(&mut self, line: &HubLine) -> Result<(), String> {

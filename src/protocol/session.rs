@@ -5,7 +5,7 @@
 use crate::engine::{Engine, Event};
 use crate::eval::Evaluate;
 use crate::game::{Game, MoveList, MoveStyle, Outcome, Side};
-use crate::search::{Info, Limits, replay};
+use crate::search::{Handicap, Info, Limits, replay};
 use crate::variant::Variant;
 use crossbeam_channel::Sender;
 
@@ -109,6 +109,8 @@ pub trait Session: Send {
     fn resize(&mut self, mib: usize) -> Result<(), String>;
     /// How full the table is, in permille.
     fn hashfull(&self) -> u32;
+    /// Plays below full strength from the next search on (`None`: full strength).
+    fn set_handicap(&mut self, handicap: Option<Handicap>);
 }
 
 /// A [`Session`] over one game type.
@@ -280,6 +282,10 @@ impl<G: Evaluate> Session for GameSession<G> {
 
     fn hashfull(&self) -> u32 {
         self.engine.hashfull()
+    }
+
+    fn set_handicap(&mut self, handicap: Option<Handicap>) {
+        self.engine.set_handicap(handicap);
     }
 }
 

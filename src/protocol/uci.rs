@@ -4,7 +4,7 @@
 use super::session::{Report, Session, Start, new_session};
 use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
-use crate::search::{Clock, Info, Limits, MAX_DEPTH, win_distance};
+use crate::search::{Clock, ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Info, Limits, MAX_DEPTH, win_distance};
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::time::Duration;
@@ -160,6 +160,10 @@ pub struct Uci {
     hash: usize,
     multipv: usize,
     ponder: bool,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` instead of full strength.
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: u32,
     options: Vec<(String, String)>,
     searching: bool,
     /// The running search ends by itself (it has a limit and is neither infinite nor waiting for
@@ -196,6 +200,8 @@ impl Uci {
             hash,
             multipv: 1,
             ponder: false,
+            limit_strength: false,
+            elo: ELO_DEFAULT,
             options: Vec::new(),
             searching: false,
             ends_alone: false,
@@ -376,6 +382,14 @@ impl Uci {
         self.out
             .line(&format!("option name Ponder type check default {}", self.ponder));
         self.out.line("option name Clear Hash type button");
+        self.out.line(&format!(
+            "option name UCI_LimitStrength type check default {}",
+            self.limit_strength
+        ));
+        self.out.line(&format!(
+            "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
+            self.elo
+        ));
         for o in rule_options() {
             let value = self
                 .options
@@ -441,6 +455,30 @@ impl Uci {
                 }
             }
             "clear hash" => self.session.new_game(),
+            "uci_limitstrength" => {
+                self.limit_strength = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "option UCI_LimitStrength takes true or false, not {value:?}"
+                        ));
+                    }
+                };
+                self.apply_strength();
+            }
+            "uci_elo" => {
+                let n: u32 = value
+                    .parse()
+                    .map_err(|_| format!("option UCI_Elo takes a number, not {value:?}"))?;
+                if !(ELO_MIN..=ELO_MAX).contains(&n) {
+                    return Err(format!(
+                        "option UCI_Elo value {n} is out of range {ELO_MIN}-{ELO_MAX}"
+                    ));
+                }
+                self.elo = n;
+                self.apply_strength();
+            }
             _ => {
                 // Option names are not case-sensitive in UCI; the rule options keep their own.
                 let name = rule_options()
@@ -468,7 +506,18 @@ impl Uci {
             self.sender.clone(),
         );
         self.session = session;
+        self.apply_strength();
         warning.map_or(Ok(()), Err)
+    }
+
+    /// Gives the session the handicap of `UCI_LimitStrength` and `UCI_Elo`.
+    fn apply_strength(&mut self) {
+        let handicap = if self.limit_strength {
+            Handicap::from_elo(self.elo)
+        } else {
+            None
+        };
+        self.session.set_handicap(handicap);
     }
 
     fn position(&mut self, words: &[&str]) -> Result<(), String> {

@@ -8,8 +8,10 @@
 //! [`Game::repetition`] says what a repetition means. The search polls the clock and the stop flag
 //! every [`POLL_NODES`] nodes, so a stop takes effect within a millisecond or so.
 
+mod strength;
 mod time;
 
+pub use strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, choose};
 pub use time::{Clock, budgets};
 
 use crate::eval::{Evaluate, HISTORY_SLOTS};
@@ -193,7 +195,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             soft,
             hard,
             nodes: 0,
-            next_poll: POLL_NODES,
+            next_poll: limits.nodes.map_or(POLL_NODES, |n| n.min(POLL_NODES)),
             seldepth: 0,
             stopped: false,
             floors: vec![0; keys.len()],
@@ -222,7 +224,11 @@ impl<'a, G: Evaluate> Search<'a, G> {
     }
 
     fn poll(&mut self) {
+        // A node budget is kept exactly (small ones are the handicap of the weakest levels).
         self.next_poll = self.nodes + POLL_NODES;
+        if let Some(n) = self.limits.nodes.filter(|&n| n > self.nodes) {
+            self.next_poll = self.next_poll.min(n);
+        }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
