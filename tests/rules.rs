@@ -606,6 +606,22 @@ fn italian_precedence_the_earliest_king() {
 }
 
 #[test]
+fn italian_precedence_every_king_earliest_first() {
+    // FID RegTec art. 6.9 ("si mangia dove s'incontrano prima i pezzi più forti"; rules.md §6
+    // Italian): on equal pieces, capturing piece and kings taken, the jump numbers of *all* the
+    // kings taken are compared, earliest first. From Ed Gilbert's position after 9-5 4-7 12x3
+    // 19-15 8-4 11-7: 3x10 takes kings at jumps 1 and 2, 4x9 at jumps 1 and 3 (three pieces, two
+    // kings, both by a king). Both meet the first king at jump 1; only 3x10 is legal, which makes
+    // the position's published depth-7 count (2,468,110; tests/perft.rs) come out.
+    let p: Italian = pos("W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].starts_with("3x10x"), "{m:?}");
+    assert_eq!(p.count_moves(Duplicates::Keep), 1);
+    assert_eq!(p.count_moves(Duplicates::Merge), 1);
+}
+
+#[test]
 fn italian_and_spanish_men_capture_forward_only() {
     // rules.md §6: Italian and Spanish men never capture backwards. The white man c4 has a black
     // man behind it on b3 with a2 empty: no capture, only its two forward steps.
