@@ -847,8 +847,7 @@ fn single_jumps_on_sets<R: Rules, const WHITE: bool>(
     all_kings: BitsOf<R>,
     count: impl Fn(BitsOf<R>, BitsOf<R>, BitsOf<R>) -> u64,
 ) -> Option<u64> {
-    // Frisian's replies depend on the king runs, which the piece sets do not carry.
-    if s.king_captures || R::KING_MOVE_LIMIT > 0 {
+    if s.king_captures {
         return None;
     }
     // With single jumps there is at most one visit per direction: one pass collects them all.
@@ -892,7 +891,10 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
     let own = pos.pieces[me];
     let opp = pos.pieces[1 - me];
     let all_kings = pos.kings;
-    if s.any_capture()
+    // Frisian's moves depend on the king runs, which the piece sets do not carry.
+    let on_sets = pos.runs_stay_empty();
+    if on_sets
+        && s.any_capture()
         && let Some(n) = single_jumps_on_sets::<R, WHITE>(
             &s,
             own,
@@ -904,8 +906,8 @@ fn count_two_plies_side<R: Rules, const WHITE: bool>(pos: &Draughts<R>, dup: Dup
     {
         return n;
     }
-    if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
-        // Longer captures (and Frisian, whose replies depend on the king runs) use the list.
+    if s.any_capture() || !on_sets {
+        // Longer captures (and Frisian king runs) use the list.
         let mut list = MoveList::new();
         generate_side::<R, WHITE>(pos, dup, &mut list);
         return list
@@ -972,7 +974,9 @@ fn count_on_sets_side<R: Rules, const WHITE: bool>(
     let s = sides::<R, WHITE>(pos);
     let me = if WHITE { 0 } else { 1 };
     let (own, opp, all_kings) = (pos.pieces[me], pos.pieces[1 - me], pos.kings);
-    if s.any_capture()
+    let on_sets = pos.runs_stay_empty();
+    if on_sets
+        && s.any_capture()
         && let Some(n) = single_jumps_on_sets::<R, WHITE>(
             &s,
             own,
@@ -984,8 +988,8 @@ fn count_on_sets_side<R: Rules, const WHITE: bool>(
     {
         return n;
     }
-    if s.any_capture() || R::KING_MOVE_LIMIT > 0 {
-        // Longer captures (and Frisian, whose moves depend on the king runs) use the list.
+    if s.any_capture() || !on_sets {
+        // Longer captures (and Frisian king runs) use the list.
         let mut list = MoveList::new();
         generate_side::<R, WHITE>(pos, dup, &mut list);
         return list.iter().map(|mv| below(&pos.play_move::<false>(mv))).sum();
