@@ -195,6 +195,32 @@ fn frisian_art_7_men_capture_orthogonally() {
 }
 
 #[test]
+fn frisian_art_7_a_man_capture_may_close_a_triangle_onto_its_start_square() {
+    // Frisian Art. 7 (orthogonal captures) with FMJD 4.8 (the start square is empty during the
+    // capture): three jumps can close a triangle, two diagonal and one vertical (e3 over f4, f6,
+    // e5) or diagonal, horizontal, diagonal (e3 over d4, e5, f4), ending where the man started.
+    // The bulk count must see the third jump although the start square looked occupied when the
+    // jumps were found with shifts: it agrees with the move list, both ways of counting paths.
+    for fen in ["W:We3:Bf4,f6,e5,a9", "W:We3:Bd4,e5,f4,a9"] {
+        let p: Frisian = pos(fen);
+        let m = moves(&p);
+        assert!(
+            m.iter().any(|mv| mv.starts_with("38x38x")),
+            "{fen}: no capture back to e3 (38) in {m:?}"
+        );
+        assert!(
+            m.iter().all(|mv| mv.split('x').count() == 5),
+            "{fen}: three pieces each: {m:?}"
+        );
+        for dup in [Duplicates::Merge, Duplicates::Keep] {
+            let mut list = MoveList::new();
+            p.generate_with(dup, &mut list);
+            assert_eq!(p.count_moves(dup), list.len() as u64, "{fen} {dup:?}");
+        }
+    }
+}
+
+#[test]
 fn frisian_art_17_three_king_moves_then_the_king_must_rest() {
     // White has a king on 46 and a man on 50; Black only kings (so Black is never restricted).
     let mut p: Frisian = pos("W:WK46,50:BK1,K2");
