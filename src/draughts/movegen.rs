@@ -618,7 +618,16 @@ fn man_sequences<R: Rules, const WHITE: bool, const MAX: usize>(
             from[i] = R::Board::step(victims, -dirs[i]) & step2(s.empty, -dirs[i]);
         }
     }
-    // Landing squares after a jump in direction `i` from which the capture goes on.
+    // Squares from which some jump is possible. After a first jump in direction `i` this is where
+    // the capture goes on: the jump back (`-i`) would land on the capturing man's own square,
+    // occupied on the board as it stands, so `from[-i]` never holds a first landing square and
+    // needs no excluding (a union of all, not eight unions of seven).
+    let mut any_from = BitsOf::<R>::EMPTY;
+    for f in &from {
+        any_from |= *f;
+    }
+    // Landing squares after a jump in direction `i` from which the capture goes on; after a second
+    // jump, whose start square is empty, the jump back must be left out.
     let mut on = [BitsOf::<R>::EMPTY; 8];
     for i in 0..8 {
         for j in 0..8 {
@@ -641,6 +650,16 @@ fn man_sequences<R: Rules, const WHITE: bool, const MAX: usize>(
     let crowning = R::CAPTURE_PROMOTION == CapturePromotion::ContinuesAsKing;
     let split =
         |land: BitsOf<R>, i: usize| (!crowning || (land & promo).is_empty()).then(|| split_all(land, i));
+    // The same after a first jump.
+    let split_first = |land: BitsOf<R>| {
+        (!crowning || (land & promo).is_empty()).then(|| match R::CAPTURE_PROMOTION {
+            CapturePromotion::EndsMove => {
+                let going = land & !promo & any_from;
+                (land & !going, going)
+            }
+            _ => (land & !any_from, land & any_from),
+        })
+    };
     if n <= 2 {
         // Men capturing forward only: both directions are visited, empty or not, without a branch
         // on which hold a capture. That branch was the most mispredicted in perft (cachegrind
@@ -693,7 +712,10 @@ fn man_sequences<R: Rules, const WHITE: bool, const MAX: usize>(
         if land.is_empty() {
             continue;
         }
-        let Some((end1, on1)) = split(land, i) else {
+        // With two levels the unions `on` are built anyway, and the extra union measured 0.6 more
+        // instructions per leaf in International (callgrind d7): only one-level boards use it.
+        let first = if two { split(land, i) } else { split_first(land) };
+        let Some((end1, on1)) = first else {
             return false;
         };
         visit(1, [i, 0], end1);
