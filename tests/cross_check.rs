@@ -162,7 +162,7 @@ fn random_games_agree_with_the_reference() {
         + compare_games::<Armenian>(RefVariant::Armenian, 150, 200)
         + compare_games::<Killer>(RefVariant::Killer, 150, 200)
         + compare_games::<Canadian>(RefVariant::Canadian, 40, 250)
-        // Italian: many games, because its last precedence step (the sequence meeting a king
+        // Italian: many games, because its last precedence step (the sequence meeting the kings
         // earliest, rules.md §6) decides rarely: 30 times in a one-off run of 30,000 games.
         + compare_games::<Italian>(RefVariant::Italian, 3000, 200)
         + compare_games::<Spanish>(RefVariant::Spanish, 300, 200)

@@ -178,3 +178,44 @@ fn perft_deep() {
         .unwrap_or(3_000_000_000);
     run(limit);
 }
+
+/// Ed Gilbert's Italian test position (published on damforum; the counts as dctl's Italian tests
+/// reproduce them, every capture path kept). Its depth-7 count turns on the last step of the FID
+/// precedence (art. 6.9: every captured king compared, earliest first; tests/rules.rs
+/// `italian_precedence_every_king_earliest_first`).
+const GILBERT_ITALIAN: &str = "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4";
+/// Its published perft counts, depths 1 to 9.
+const GILBERT_ITALIAN_COUNTS: [u64; 9] = [
+    13,
+    112,
+    828,
+    6_756,
+    46_241,
+    368_908,
+    2_468_110,
+    19_914_763,
+    130_562_037,
+];
+
+fn check_gilbert(depths: std::ops::RangeInclusive<u32>) {
+    let pos = tempo::draughts::Italian::from_fen(GILBERT_ITALIAN).unwrap();
+    for d in depths {
+        let want = GILBERT_ITALIAN_COUNTS[d as usize - 1];
+        assert_eq!(
+            perft(&pos, d, Duplicates::Keep),
+            want,
+            "Gilbert Italian depth {d}"
+        );
+    }
+}
+
+#[test]
+fn perft_gilbert_italian() {
+    check_gilbert(1..=6);
+}
+
+#[test]
+#[ignore = "deep perft: 130 M leaves, about a second; run with -- --ignored"]
+fn perft_gilbert_italian_deep() {
+    check_gilbert(7..=9);
+}

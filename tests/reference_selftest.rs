@@ -573,6 +573,21 @@ fn italian_most_kings_then_earliest_king() {
     );
 }
 
+/// Italian (FID art. 6.9, rules.md §6): every captured king is compared, earliest first, not only
+/// the first. Ed Gilbert's position after 9-5 4-7 12x3 19-15 8-4 11-7: the kings 3 and 4 each take
+/// three pieces, two of them kings, the first at jump 1; 3x10 meets the second king at jump 2,
+/// 4x9 at jump 3, so only 3x10 is legal.
+#[test]
+fn italian_every_king_compared_earliest_first() {
+    let moves = pos(
+        RefVariant::Italian,
+        "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24",
+    )
+    .moves(false);
+    assert_eq!(moves.len(), 1, "{:?}", summary(&moves));
+    assert_eq!((moves[0].from, moves[0].to, moves[0].captured.len()), (3, 10, 3));
+}
+
 /// Czech (rules.md §6): a king that can capture must; otherwise free choice among the men's
 /// sequences (no majority). The king, flying over 27, must land on 14 to go on over 10
 /// (D-A1: a capture once begun is continued).

@@ -195,6 +195,32 @@ fn frisian_art_7_men_capture_orthogonally() {
 }
 
 #[test]
+fn frisian_art_7_a_man_capture_may_close_a_triangle_onto_its_start_square() {
+    // Frisian Art. 7 (orthogonal captures) with FMJD 4.8 (the start square is empty during the
+    // capture): three jumps can close a triangle, two diagonal and one vertical (e3 over f4, f6,
+    // e5) or diagonal, horizontal, diagonal (e3 over d4, e5, f4), ending where the man started.
+    // The bulk count must see the third jump although the start square looked occupied when the
+    // jumps were found with shifts: it agrees with the move list, both ways of counting paths.
+    for fen in ["W:We3:Bf4,f6,e5,a9", "W:We3:Bd4,e5,f4,a9"] {
+        let p: Frisian = pos(fen);
+        let m = moves(&p);
+        assert!(
+            m.iter().any(|mv| mv.starts_with("38x38x")),
+            "{fen}: no capture back to e3 (38) in {m:?}"
+        );
+        assert!(
+            m.iter().all(|mv| mv.split('x').count() == 5),
+            "{fen}: three pieces each: {m:?}"
+        );
+        for dup in [Duplicates::Merge, Duplicates::Keep] {
+            let mut list = MoveList::new();
+            p.generate_with(dup, &mut list);
+            assert_eq!(p.count_moves(dup), list.len() as u64, "{fen} {dup:?}");
+        }
+    }
+}
+
+#[test]
 fn frisian_art_17_three_king_moves_then_the_king_must_rest() {
     // White has a king on 46 and a man on 50; Black only kings (so Black is never restricted).
     let mut p: Frisian = pos("W:WK46,50:BK1,K2");
@@ -603,6 +629,22 @@ fn italian_precedence_the_earliest_king() {
     assert_eq!(m.len(), 1, "{m:?}");
     let after = play(&p, &m[0]);
     assert_eq!(after.to_hub(), pos::<Italian>("B:WKg8:Bb5,Kb7").to_hub());
+}
+
+#[test]
+fn italian_precedence_every_king_earliest_first() {
+    // FID RegTec art. 6.9 ("si mangia dove s'incontrano prima i pezzi più forti"; rules.md §6
+    // Italian): on equal pieces, capturing piece and kings taken, the jump numbers of *all* the
+    // kings taken are compared, earliest first. From Ed Gilbert's position after 9-5 4-7 12x3
+    // 19-15 8-4 11-7: 3x10 takes kings at jumps 1 and 2, 4x9 at jumps 1 and 3 (three pieces, two
+    // kings, both by a king). Both meet the first king at jump 1; only 3x10 is legal, which makes
+    // the position's published depth-7 count (2,468,110; tests/perft.rs) come out.
+    let p: Italian = pos("W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24");
+    let m = moves(&p);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].starts_with("3x10x"), "{m:?}");
+    assert_eq!(p.count_moves(Duplicates::Keep), 1);
+    assert_eq!(p.count_moves(Duplicates::Merge), 1);
 }
 
 #[test]

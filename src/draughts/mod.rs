@@ -301,8 +301,9 @@ impl<R: Rules> Draughts<R> {
     }
 
     /// The position with the side to move's pieces `own`, the opponent's `opp` and the kings
-    /// `kings`, the other side to move: a quiet move made on the piece sets for perft, without key,
-    /// draw clocks or Frisian runs (callers use it only where there are none).
+    /// `kings`, the other side to move: a quiet move made on the piece sets for perft, without key
+    /// or draw clocks, the Frisian runs left as they are (callers use it only where they stay
+    /// empty, [`Self::runs_stay_empty`]).
     #[inline(always)]
     fn bare_child(&self, own: BitsOf<R>, opp: BitsOf<R>, kings: BitsOf<R>) -> Self {
         let me = self.side.index();
@@ -430,6 +431,18 @@ impl<R: Rules> Draughts<R> {
             .fold(BitsOf::<R>::EMPTY, |m, b| m | BitsOf::<R>::bit(b));
         let weak = (self.pieces[0] | self.pieces[1]) & !strong;
         !(weak & road).is_empty() && (strong & road).is_empty()
+    }
+
+    /// Whether perft may make the moves of the side to move on the piece sets alone
+    /// ([`Self::bare_child`], which keeps the runs as they are). The sets carry no Frisian king
+    /// runs (Art. 17), so with a move limit this holds only while both runs are empty and the
+    /// mover has no king to start one: a man's move or capture then leaves both runs empty.
+    #[inline(always)]
+    fn runs_stay_empty(&self) -> bool {
+        R::KING_MOVE_LIMIT == 0
+            || (self.runs[0].count == 0
+                && self.runs[1].count == 0
+                && (self.pieces[self.side.index()] & self.kings).is_empty())
     }
 
     /// The king that may not make a non-capturing move now (Frisian Art. 17), as a set.

@@ -23,7 +23,8 @@ pub enum Precedence {
     /// The most pieces, then the most kings among them (Spanish and Portuguese rules).
     QuantityThenKings,
     /// The most pieces; then a capture with a king; then the most kings; then the sequence that
-    /// meets a king earliest (FID RegTec art. 6, Italian).
+    /// meets the kings earliest, the jump of every king compared in turn, first with first, then
+    /// second with second (FID RegTec art. 6.9, Italian).
     Italian,
     /// When a king can capture, a king must capture; otherwise free choice (Czech rules).
     KingFirst,
@@ -244,7 +245,7 @@ impl Rules for ItalianRules {
     // Men capture forwards only, and never a king.
     const MEN_CAPTURE_BACKWARD: bool = false;
     const MEN_CAPTURE_KINGS: bool = false;
-    // Most pieces, then with a king, then most kings, then the earliest king.
+    // Most pieces, then with a king, then most kings, then the kings met earliest (each compared).
     const PRECEDENCE: Precedence = Precedence::Italian;
     // A man reaching the last row is crowned and the move ends.
     const CAPTURE_PROMOTION: CapturePromotion = CapturePromotion::EndsMove;

@@ -528,9 +528,9 @@ struct Sequence {
     by_king: bool,
     /// How many of the captured pieces are kings (Spanish, Italian precedence).
     kings_captured: usize,
-    /// 0-based jump number at which the first king was captured, `None` if no king was (Italian:
-    /// the sequence that meets a king earliest).
-    first_king: Option<usize>,
+    /// 0-based jump numbers at which kings were captured, in order (Italian, FID art. 6.9: the
+    /// sequence that meets the kings earliest, every king compared, not only the first).
+    king_jumps: Vec<usize>,
 }
 
 /// Everything the recursive search needs. `board` is the position with the moving piece lifted
@@ -757,7 +757,7 @@ impl CaptureSearch<'_> {
         // Captured pieces are still on the board (FMJD 4.11), so their kind can be read there.
         let is_king = |c: &Rc| self.board.at(*c).is_some_and(|p| p.king);
         let kings_captured = captured.iter().filter(|c| is_king(c)).count();
-        let first_king = captured.iter().position(is_king);
+        let king_jumps: Vec<usize> = (0..captured.len()).filter(|&j| is_king(&captured[j])).collect();
         self.found.push(Sequence {
             mv: RefMove {
                 from: self.board.sq(self.from),
@@ -768,7 +768,7 @@ impl CaptureSearch<'_> {
             },
             by_king: self.started_as_king,
             kings_captured,
-            first_king,
+            king_jumps,
         });
     }
 }
@@ -851,14 +851,16 @@ impl RefPos {
                 keep_best(top, |s| s.kings_captured)
             }
             // Italian (FID, rules.md §6): the most pieces; then a capture with a king before one
-            // with a man; then the most kings captured; then the sequence that meets a king
-            // earliest. Free choice among sequences equal on all four.
+            // with a man; then the most kings captured; then the sequence that meets the kings
+            // earliest: the jump numbers of all its kings compared in order, first against first,
+            // then second against second (art. 6.9). Free choice among sequences equal on all four.
             RefVariant::Italian => {
                 let top = keep_best(seqs, |s| s.mv.captured.len());
                 let top = keep_best(top, |s| s.by_king);
                 let top = keep_best(top, |s| s.kings_captured);
-                // Equal king counts here, so `first_king` is `None` for all of them or for none.
-                keep_best(top, |s| std::cmp::Reverse(s.first_king))
+                // Equal king counts here, so the lists have equal lengths and compare element by
+                // element: the smaller list met its kings earlier.
+                keep_best(top, |s| std::cmp::Reverse(s.king_jumps.clone()))
             }
             // Czech (rules.md §6): if a king can capture, a king's capture must be made (any of
             // them); otherwise free choice among the men's sequences.
