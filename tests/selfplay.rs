@@ -161,6 +161,36 @@ fn a_node_budget_plays_too() {
     check_format::<tempo::draughts::English>(&text);
 }
 
+/// The score of each game's first recorded position.
+fn first_scores(text: &str) -> Vec<i32> {
+    blocks(text)
+        .iter()
+        .filter_map(|b| b.lines().next().filter(|l| !l.starts_with('#')))
+        .map(|l| l.split('\t').nth(1).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_balance_filter_keeps_even_openings() {
+    let args = ["--games", "6", "--depth", "2", "--seed", "1"];
+    let free = TempFile::new("unbalanced");
+    selfplay(&free, &args);
+    assert!(
+        first_scores(&free.read()).iter().any(|s| s.abs() > 20),
+        "without the filter some opening is uneven"
+    );
+    let even = TempFile::new("balanced");
+    selfplay(&even, &[&args[..], &["--balance", "0.2"]].concat());
+    let text = even.read();
+    assert!(text.lines().next().unwrap().contains(" balance=20@2 "), "{text}");
+    // A game's first recorded position is the opening's last one when that is quiet, and its score
+    // is then the filter's own (same depth, an empty table). With this seed that holds in every
+    // game, so every first score is within the bound.
+    let scores = first_scores(&text);
+    assert_eq!(scores.len(), 6);
+    assert!(scores.iter().all(|s| s.abs() <= 20), "{scores:?}");
+}
+
 #[test]
 fn the_same_seed_gives_the_same_games_whatever_the_threads() {
     let args = ["-v", "english", "--games", "4", "--depth", "2", "--seed", "5"];
@@ -260,6 +290,7 @@ fn bad_arguments_are_clear_errors() {
         (vec!["--games", "0"], "--games"),
         (vec!["--games", "2", "--depth", "0"], "--depth"),
         (vec!["--games", "2", "-v", "chess"], "chess"),
+        (vec!["--games", "2", "--balance=-1"], "--balance"),
     ] {
         let o = tempo(&[&["selfplay", "--out", &path][..], &args[..]].concat());
         assert!(!o.status.success(), "{args:?} succeeded");

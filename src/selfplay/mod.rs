@@ -11,7 +11,7 @@
 pub mod format;
 
 use crate::arena::game_runner::rules_verdict;
-use crate::arena::openings;
+use crate::arena::openings::{self, Balance};
 use crate::eval::Evaluate;
 use crate::game::{MoveList, Outcome};
 use crate::search::{Limits, Search, Shared, replay};
@@ -97,6 +97,11 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 8, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(0..=200))]
     pub random_plies: u64,
+    /// Balance filter of the random openings: an opening that Tempo's search (at --depth, or 6
+    /// with --nodes alone) scores beyond this many men for either side is drawn again (0: no
+    /// filter; random openings are then often a man or more apart).
+    #[arg(long, default_value_t = 0.0, value_name = "MEN")]
+    pub balance: f64,
     /// A game still going after this many plies (opening included) ends as a draw.
     #[arg(long, default_value_t = 400, value_name = "PLIES",
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
@@ -133,6 +138,20 @@ impl SelfplayArgs {
         }
     }
 
+    /// The balance filter of the openings, if any.
+    ///
+    /// # Errors
+    /// A negative or non-finite --balance.
+    fn balance(&self) -> Result<Option<Balance>, String> {
+        if !(self.balance.is_finite() && self.balance >= 0.0) {
+            return Err(format!("--balance {}: must be 0 or more men", self.balance));
+        }
+        Ok((self.balance > 0.0).then(|| Balance {
+            depth: self.depth.unwrap_or(DEFAULT_DEPTH),
+            max_score: (self.balance * 100.0).round() as i32,
+        }))
+    }
+
     /// The file's first line: every setting that decides the games, so that a resumed run plays
     /// the same games (--games and --threads do not change a game and are left out; the table
     /// size does, as what the table keeps changes the search).
@@ -140,11 +159,16 @@ impl SelfplayArgs {
         let l = self.limits();
         let opt = |v: Option<String>| v.unwrap_or_else(|| "none".into());
         format!(
-            "# tempo selfplay variant={} depth={} nodes={} random-plies={} max-plies={} tt={} seed={} shard={}",
+            "# tempo selfplay variant={} depth={} nodes={} random-plies={} balance={} max-plies={} tt={} seed={} shard={}",
             self.variant.name(),
             opt(l.depth.map(|d| d.to_string())),
             opt(l.nodes.map(|n| n.to_string())),
             self.random_plies,
+            opt(self
+                .balance()
+                .ok()
+                .flatten()
+                .map(|b| format!("{}@{}", b.max_score, b.depth))),
             self.max_plies,
             self.tt,
             self.seed,
@@ -175,8 +199,14 @@ struct Played {
 }
 
 /// Plays game `k` with `tt` (emptied first) and returns its block.
-fn play_game<G: Evaluate>(args: &SelfplayArgs, k: u64, tt: &Tt) -> Result<Played, String> {
-    let opening = openings::random::<G>(1, args.random_plies as usize, opening_seed(args.seed, k), None)
+fn play_game<G: Evaluate>(
+    args: &SelfplayArgs,
+    balance: Option<Balance>,
+    k: u64,
+    tt: &Tt,
+) -> Result<Played, String> {
+    let plies = args.random_plies as usize;
+    let opening = openings::random::<G>(1, plies, opening_seed(args.seed, k), balance)
         .map_err(|e| format!("game {k}: {e}"))?
         .remove(0);
     let (mut pos, mut keys) = replay(&opening.start, &opening.moves);
@@ -223,6 +253,7 @@ fn play_game<G: Evaluate>(args: &SelfplayArgs, k: u64, tt: &Tt) -> Result<Played
 /// Bad settings, a file that cannot be read or written or holds other data, a table that cannot
 /// be had, a thread that cannot start. Games finished before an error stay in the file.
 pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
+    let balance = args.balance()?;
     let name = args.out.display();
     let header = args.header();
     let mut file = std::fs::OpenOptions::new()
@@ -294,7 +325,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
                     while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&k) = todo.get(i) else { break };
-                        if sender.send(play_game::<G>(args, k, &tt)).is_err() {
+                        if sender.send(play_game::<G>(args, balance, k, &tt)).is_err() {
                             break;
                         }
                     }
