@@ -10,7 +10,8 @@
 //!   never imports them);
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
 //! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games;
-//! - [`arena`]: `tempo match`, the match manager that plays engines against each other.
+//! - [`arena`]: `tempo match`, the match manager that plays engines against each other;
+//! - [`selfplay`]: `tempo selfplay`, training data from games of Tempo against itself.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -28,6 +29,7 @@ pub mod pdn;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod selfplay;
 pub mod show;
 pub mod tt;
 pub mod variant;

@@ -104,6 +104,25 @@ enum Command {
     /// Every game is refereed by Tempo's rules for the variant. Each opening is played with both
     /// colours. Results go to standard output as cutechess-cli prints them.
     Match(Box<tempo::arena::MatchArgs>),
+    /// Play Tempo against itself and write quiet positions with the search score and the game's
+    /// result: training data for a learned evaluation.
+    ///
+    /// Each game starts from a random opening (--random-plies, drawn from --seed and the game's
+    /// number), then every move is a search to --depth (default 6) or --nodes, with a table
+    /// emptied before the game, so a game depends only on the settings and its number. Threads
+    /// play whole games. Every position where the side to move has no capture gets a line
+    /// `FEN<TAB>score<TAB>result`: the score in hundredths of a man for the side to move, the
+    /// result for White (1, 0.5 or 0). Each game ends with a line `# game K ...` and is written
+    /// whole; the file starts with a `# tempo selfplay ...` line of the settings. Running again
+    /// with the same settings resumes: finished games are kept, only the missing ones are
+    /// played. --shard I/N plays the games K with K mod N = I; the shards of one run concatenate
+    /// to the whole run (in another order).
+    #[command(
+        after_help = "Example: tempo selfplay -v russian --games 10000 --depth 6 --out russian.txt\n\
+                      Shards:  tempo selfplay --games 100000 --seed 1 --shard $SLURM_ARRAY_TASK_ID/64 \\\n\
+                      \x20        --out shard-$SLURM_ARRAY_TASK_ID.txt   then   cat shard-*.txt > all.txt"
+    )]
+    Selfplay(tempo::selfplay::SelfplayArgs),
 }
 
 #[derive(clap::Args)]
@@ -344,6 +363,9 @@ fn main() -> ExitCode {
             with_variant!(args.variant, G => tempo::analyze::run::<G>(args))
         }
         Some(Command::Match(args)) => with_variant!(args.variant, G => tempo::arena::run::<G>(args)),
+        Some(Command::Selfplay(args)) => {
+            with_variant!(args.variant, G => tempo::selfplay::run::<G>(args))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,419 @@
+//! `tempo selfplay`: Tempo plays itself at a fixed depth or node budget from random openings and
+//! writes the quiet positions of each game, with the search score and the game's result, as
+//! training data for a learned evaluation ([`format`] describes the file).
+//!
+//! Games are numbered 0 to `games - 1`. Game `k` belongs to shard `k mod N` and its opening is
+//! drawn from a generator seeded by the run's seed and `k` alone; every game starts with an empty
+//! transposition table of its own. So a game's record depends on nothing but the settings and
+//! `k`: shards, threads and resumed runs produce the same games as one uninterrupted run, only in
+//! another order.
+
+pub mod format;
+
+use crate::arena::game_runner::rules_verdict;
+use crate::arena::openings::{self, Balance};
+use crate::eval::Evaluate;
+use crate::game::{MoveList, Outcome};
+use crate::search::{Limits, Search, Shared, replay};
+use crate::tt::Tt;
+use crate::variant::Variant;
+use crossbeam_channel::unbounded;
+use format::Sample;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::{IsTerminal, Seek, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Depth of each search when neither `--depth` nor `--nodes` is given.
+pub const DEFAULT_DEPTH: u32 = 6;
+
+/// A part of a run: game `k` belongs to shard `index` when `k mod count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u64,
+    /// The number of shards.
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?} is not I/N (such as 0/8)"))?;
+        let index: u64 = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?}: the index {i:?} is not a number"))?;
+        let count: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?}: the count {n:?} is not a number"))?;
+        if count == 0 {
+            return Err(format!("{s:?}: the count of shards must be at least 1"));
+        }
+        if index >= count {
+            return Err(format!(
+                "{s:?}: the index must be below the count (0 to {})",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The arguments of `tempo selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct SelfplayArgs {
+    /// Variant (see `tempo perft --help` for the names).
+    #[arg(long, short, default_value = "international")]
+    pub variant: Variant,
+    /// Games of the whole run (all shards together), numbered from 0.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub games: u64,
+    /// The file the positions are appended to. An existing file is resumed: its finished games
+    /// are kept and only the missing ones are played (it must have been written with the same
+    /// settings; --games and --threads may differ).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Depth of each search [default: 6 unless --nodes is given].
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Node budget of each search (with --depth too, the first limit reached ends the search).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Plies of the random opening, each uniformly among the legal moves, before Tempo plays;
+    /// they are not recorded.
+    #[arg(long, default_value_t = 8, value_name = "PLIES",
+          value_parser = clap::value_parser!(u64).range(0..=200))]
+    pub random_plies: u64,
+    /// Balance filter of the random openings: an opening that Tempo's search (at --depth, or 6
+    /// with --nodes alone) scores beyond this many men for either side is drawn again (0: no
+    /// filter; random openings are then often a man or more apart).
+    #[arg(long, default_value_t = 0.0, value_name = "MEN")]
+    pub balance: f64,
+    /// A game still going after this many plies (opening included) ends as a draw.
+    #[arg(long, default_value_t = 400, value_name = "PLIES",
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_plies: u64,
+    /// Seed of the openings: game k's opening depends on the seed and k only.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play only shard I of N: the games k with k mod N = I. Shards of one run (same seed and
+    /// settings) can run anywhere, be resumed on their own, and concatenate to the whole run.
+    #[arg(long, default_value = "0/1", value_name = "I/N")]
+    pub shard: Shard,
+    /// Worker threads, each playing whole games [default: the cores available].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Transposition table of each thread, in MiB (emptied before every game).
+    #[arg(long, default_value_t = 16, value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub tt: u64,
+    /// No progress on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl SelfplayArgs {
+    /// The search limits of every move.
+    fn limits(&self) -> Limits {
+        Limits {
+            depth: match (self.depth, self.nodes) {
+                (None, None) => Some(DEFAULT_DEPTH),
+                (d, _) => d,
+            },
+            nodes: self.nodes,
+            ..Default::default()
+        }
+    }
+
+    /// The balance filter of the openings, if any.
+    ///
+    /// # Errors
+    /// A negative or non-finite --balance.
+    fn balance(&self) -> Result<Option<Balance>, String> {
+        if !(self.balance.is_finite() && self.balance >= 0.0) {
+            return Err(format!("--balance {}: must be 0 or more men", self.balance));
+        }
+        Ok((self.balance > 0.0).then(|| Balance {
+            depth: self.depth.unwrap_or(DEFAULT_DEPTH),
+            max_score: (self.balance * 100.0).round() as i32,
+        }))
+    }
+
+    /// The file's first line: every setting that decides the games, so that a resumed run plays
+    /// the same games (--games and --threads do not change a game and are left out; the table
+    /// size does, as what the table keeps changes the search).
+    pub fn header(&self) -> String {
+        let l = self.limits();
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "none".into());
+        format!(
+            "# tempo selfplay variant={} depth={} nodes={} random-plies={} balance={} max-plies={} tt={} seed={} shard={}",
+            self.variant.name(),
+            opt(l.depth.map(|d| d.to_string())),
+            opt(l.nodes.map(|n| n.to_string())),
+            self.random_plies,
+            opt(self
+                .balance()
+                .ok()
+                .flatten()
+                .map(|b| format!("{}@{}", b.max_score, b.depth))),
+            self.max_plies,
+            self.tt,
+            self.seed,
+            self.shard
+        )
+    }
+}
+
+/// The seed of `openings::random` for game `k`: the first output of ChaCha8 seeded with the run's
+/// seed, on stream `k` (independent streams, so games do not share openings by accident).
+pub fn opening_seed(seed: u64, k: u64) -> u64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(k);
+    rng.next_u64()
+}
+
+/// Whether the side to move has no capture: the positions a static evaluation is trained on.
+pub fn is_quiet<G: Evaluate>(pos: &G) -> bool {
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    !list.iter().any(|m| pos.is_capture(m))
+}
+
+/// A finished game, ready to write.
+struct Played {
+    text: String,
+    positions: u64,
+}
+
+/// Plays game `k` with `tt` (emptied first) and returns its block.
+fn play_game<G: Evaluate>(
+    args: &SelfplayArgs,
+    balance: Option<Balance>,
+    k: u64,
+    tt: &Tt,
+) -> Result<Played, String> {
+    let plies = args.random_plies as usize;
+    let opening = openings::random::<G>(1, plies, opening_seed(args.seed, k), balance)
+        .map_err(|e| format!("game {k}: {e}"))?
+        .remove(0);
+    let (mut pos, mut keys) = replay(&opening.start, &opening.moves);
+    let mut plies = opening.moves.len();
+    tt.clear();
+    let limits = args.limits();
+    let mut samples = Vec::new();
+    let (outcome, why) = loop {
+        if let Some(verdict) = rules_verdict(&pos, &keys) {
+            break verdict;
+        }
+        if plies as u64 >= args.max_plies {
+            break (Outcome::Draw, format!("Draw at the limit of {plies} plies"));
+        }
+        let shared = Shared::default();
+        let result = Search::new(tt, &shared, limits, &keys, &pos).run(&pos, |_| {});
+        let Some(mv) = result.best else {
+            // The rules said the game goes on, so there is a legal move.
+            return Err(format!("game {k}: no move found in {}", pos.to_fen()));
+        };
+        if is_quiet(&pos) {
+            samples.push(Sample {
+                fen: pos.to_fen(),
+                score: result.score,
+            });
+        }
+        if pos.is_irreversible(&mv) {
+            keys.clear();
+        } else {
+            keys.push(pos.key());
+        }
+        pos = pos.play(&mv);
+        plies += 1;
+    };
+    Ok(Played {
+        positions: samples.len() as u64,
+        text: format::block(k, &samples, outcome, plies, &why),
+    })
+}
+
+/// Runs `tempo selfplay` for game type `G`.
+///
+/// # Errors
+/// Bad settings, a file that cannot be read or written or holds other data, a table that cannot
+/// be had, a thread that cannot start. Games finished before an error stay in the file.
+pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
+    let balance = args.balance()?;
+    let name = args.out.display();
+    let header = args.header();
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&args.out)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let existing = format::scan(
+        std::io::BufReader::new(&file),
+        &header,
+        (args.shard.index, args.shard.count),
+    )
+    .map_err(|e| format!("{name}: {e}"))?;
+    let length = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
+    if length > existing.keep {
+        // A block cut off by a stopped run: drop it, its game is played again.
+        file.set_len(existing.keep).map_err(|e| format!("{name}: {e}"))?;
+        if !args.quiet {
+            eprintln!(
+                "selfplay: dropped an unfinished game block at the end of {name} ({} bytes)",
+                length - existing.keep
+            );
+        }
+    }
+    file.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| format!("{name}: {e}"))?;
+    if !existing.has_header {
+        file.write_all(format!("{header}\n").as_bytes())
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+
+    let shard = args.shard;
+    let todo: Vec<u64> = (shard.index..args.games)
+        .step_by(shard.count.min(usize::MAX as u64) as usize)
+        .filter(|k| !existing.done.contains(k))
+        .collect();
+    let total = existing.done.len() as u64 + todo.len() as u64;
+    let threads = args
+        .threads
+        .map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        )
+        .min(todo.len())
+        .max(1);
+    let mut tables = Vec::new();
+    if !todo.is_empty() {
+        for _ in 0..threads {
+            tables.push(Tt::try_new(args.tt as usize).map_err(|e| format!("--tt {}: {e}", args.tt))?);
+        }
+    }
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = unbounded::<Result<Played, String>>();
+    let start = Instant::now();
+    let (mut played, mut positions) = (0u64, 0u64);
+    let mut outcome = Ok(());
+    std::thread::scope(|scope| {
+        for (w, tt) in tables.into_iter().enumerate() {
+            let (todo, next, stop, sender) = (&todo, &next, &stop, sender.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("selfplay-{w}"))
+                // The search recurses deeply; the engine's search thread has the same stack.
+                .stack_size(crate::engine::SEARCH_STACK)
+                .spawn_scoped(scope, move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&k) = todo.get(i) else { break };
+                        if sender.send(play_game::<G>(args, balance, k, &tt)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                stop.store(true, Ordering::Relaxed);
+                outcome = Err(format!("cannot start a self-play thread: {e}"));
+                break;
+            }
+        }
+        drop(sender);
+        let show = !args.quiet;
+        let mut last = Instant::now();
+        for message in receiver.iter() {
+            let game = match message {
+                Ok(g) => g,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    outcome = Err(e);
+                    continue;
+                }
+            };
+            // One write per block, so a block is in the file whole or cut off at its end.
+            if let Err(e) = file.write_all(game.text.as_bytes()).and_then(|()| file.flush()) {
+                stop.store(true, Ordering::Relaxed);
+                outcome = Err(format!("{name}: {e}"));
+                continue;
+            }
+            played += 1;
+            positions += game.positions;
+            if show && (last.elapsed() >= Duration::from_secs(1) || played == todo.len() as u64) {
+                last = Instant::now();
+                let secs = start.elapsed().as_secs_f64();
+                let line = format!(
+                    "selfplay: {}/{total} games, {} positions, {:.2} games/s",
+                    existing.done.len() as u64 + played,
+                    existing.positions + positions,
+                    if secs > 0.0 { played as f64 / secs } else { 0.0 }
+                );
+                if std::io::stderr().is_terminal() {
+                    eprint!("\r{line}");
+                } else {
+                    eprintln!("{line}");
+                }
+            }
+        }
+    });
+    if !args.quiet {
+        if std::io::stderr().is_terminal() && played > 0 {
+            eprintln!();
+        }
+        eprintln!(
+            "selfplay: shard {shard}: {played} games played ({positions} positions) in {:.1} s; \
+             {} games were already in {name}; {total} of the shard's games are done",
+            start.elapsed().as_secs_f64(),
+            existing.done.len()
+        );
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::English;
+    use crate::game::Game;
+
+    #[test]
+    fn shards_parse_and_refuse_bad_ones() {
+        assert_eq!("3/8".parse::<Shard>(), Ok(Shard { index: 3, count: 8 }));
+        assert!("3/2".parse::<Shard>().unwrap_err().contains("below the count"));
+        assert!("0/0".parse::<Shard>().unwrap_err().contains("at least 1"));
+        assert!("x/2".parse::<Shard>().is_err());
+        assert!("2".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn opening_seeds_differ_by_game_and_repeat() {
+        assert_eq!(opening_seed(1, 5), opening_seed(1, 5));
+        assert_ne!(opening_seed(1, 5), opening_seed(1, 6));
+        assert_ne!(opening_seed(1, 5), opening_seed(2, 5));
+    }
+
+    #[test]
+    fn quiet_means_no_capture() {
+        // White's man on 18 can take 14 (landing on 9, which is empty).
+        let capture = English::from_fen("W:W18:B14").unwrap();
+        assert!(!is_quiet(&capture));
+        assert!(is_quiet(&English::start()));
+    }
+}
