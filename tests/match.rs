@@ -1001,6 +1001,19 @@ fn hub1_limits_it_cannot_take_are_clear_errors() {
     ]);
     assert!(!r.ok);
     assert!(r.err.contains("takes one word each"), "{}", r.err);
+    // proto=hub given for an engine that answers in Hub-1: said at the start, not as timeouts.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("proto=hub"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.contains("answered `hub` in Hub-1"), "{}", r.err);
     // A node limit: the Hub-1 engine loses its games, the reason said.
     let r = run(&[
         "--engine",
@@ -1017,5 +1030,37 @@ fn hub1_limits_it_cannot_take_are_clear_errors() {
     assert_eq!(games.len(), 2);
     for g in games {
         assert!(g.contains("Hub-1 has no node limit"), "{g}");
+    }
+}
+
+#[test]
+fn the_hub1_fake_refuses_lines_scan_2_would_not_read() {
+    // The fake's strictness is what the Hub-1 tests rest on: Hub's `pos pos=…` line, a limit sent
+    // before the position (which resets it), and a capture without its captured squares each end
+    // it with status 2.
+    let start = "wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    for (input, why) in [
+        (format!("hub\ninit\npos pos={start}\n"), "not a Hub-1 position"),
+        (
+            "hub\ninit\ntime 100\nstart\ngo\n".to_string(),
+            "go without a limit",
+        ),
+        ("hub\ninit\nstart\nmove 32x23\n".to_string(), "not a Hub-1 move"),
+        ("hub\ninit\nnew-game\n".to_string(), "not a Hub-1 command"),
+    ] {
+        let mut child = Command::new("bash")
+            .arg(format!("{}/tests/fake/hub1.sh", env!("CARGO_MANIFEST_DIR")))
+            .arg(TEMPO)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{input:?}: {err}");
+        assert!(err.contains(why), "{input:?}: {err}");
     }
 }

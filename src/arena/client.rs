@@ -310,8 +310,8 @@ impl Client {
 
     /// Completes a Hub or Hub-1 start from the lines up to `wait`. A Hub engine whose dialect was
     /// guessed (from a `hub` argument or by detection) and whose lines look like Hub-1
-    /// ([`looks_like_hub1`]) is spoken to in Hub-1: Scan 2.0 is started as `scan hub` too. A
-    /// dialect given with `proto=` is kept.
+    /// ([`looks_like_hub1`]) is spoken to in Hub-1: Scan 2.0 is started as `scan hub` too. With
+    /// `proto=hub1` the dialect is kept; with `proto=hub` such lines are an error.
     fn after_hub_header(
         &mut self,
         spec: &EngineSpec,
@@ -319,8 +319,19 @@ impl Client {
         variant: Variant,
         lines: &[String],
     ) -> Result<(), String> {
-        if spec.proto.is_none() && looks_like_hub1(lines) {
-            self.proto = Proto::Hub1;
+        if looks_like_hub1(lines) {
+            match spec.proto {
+                None => self.proto = Proto::Hub1,
+                // No Hub engine writes a `name` line; spoken to in Hub, a Hub-1 engine would only
+                // time out on `go think`, far from the cause.
+                Some(Proto::Hub) => {
+                    return Err(format!(
+                        "engine {label} answered `hub` in Hub-1 (a `name` line, no `id` line): \
+                         use proto=hub1, or leave proto= out"
+                    ));
+                }
+                Some(_) => {}
+            }
         }
         let fail = |e: Failure| format!("engine {label}: Hub setup: {e}");
         let refused = if self.proto == Proto::Hub1 {

@@ -50,7 +50,8 @@ game as `start` (or `pos` and the start position) and one `move M` line per move
 `depth N`, `time MS` (--movetime) or `level MOVES MS INC_MS` (--tc), and `go`, and reads \
 `move M [PONDER]` and the scores of `info` lines (hundredths of a man). Hub-1 plays \
 International only and has no node limit. A Hub engine (proto= not given) that answers `hub` \
-with `name ...` lines and no `id` line is spoken to in Hub-1. Example: --engine \"/path/scan \
+with `name ...` lines and no `id` line is spoken to in Hub-1 (with proto=hub it is an error). \
+Example: --engine \"/path/scan \
 hub dir=/path\" (Scan 2.0 reads scan.ini and data/ from its working directory).
 
 TIME: an engine that runs out of clock time loses, with a margin of --margin milliseconds (50 by \
