@@ -1064,3 +1064,35 @@ fn the_hub1_fake_refuses_lines_scan_2_would_not_read() {
         assert!(err.contains(why), "{input:?}: {err}");
     }
 }
+
+#[test]
+fn a_hub1_engine_that_refuses_a_move_of_the_game_loses_with_its_answer_quoted() {
+    // Its next `move` would be for another position: the game is lost at once, the reason quoting
+    // the engine, and not as an illegal move found later.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("refuse proto=hub1 name=refuser"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--random-plies",
+        "2",
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let games = finished(&r.out);
+    assert_eq!(games.len(), 2);
+    for g in games {
+        assert!(
+            g.contains("loses: answered \"error illegal move\" to the game sent"),
+            "{g}"
+        );
+    }
+    assert!(
+        r.out.contains("Score of refuser vs Tempo: 0 - 2 - 0"),
+        "{}",
+        r.out
+    );
+}

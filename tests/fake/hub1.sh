@@ -9,7 +9,11 @@
 # `move` and `go`; a limit (`depth`, `time` or `level`) sent after the last position, since a
 # position resets Scan 2.0's limits; captures that list their captured squares (Scan 2.0 makes
 # the move from exactly the squares given).
+#
+# With a second argument `refuse` it answers every `move` line `error illegal move`, as Scan 2.0
+# answers a move that is not legal in its position, and then plays on from the position without it.
 tempo=$1
+mode=$2
 fail() {
   echo "fake-hub1: $*" >&2
   exit 2
@@ -73,7 +77,11 @@ while IFS= read -r line; do
     move)
       [ "$n" = 2 ] && [ -n "$pos" ] || fail "a move without a position: $line"
       [[ ${w[1]} =~ $quiet || ${w[1]} =~ $capture ]] || fail "not a Hub-1 move: $line"
-      moves="$moves ${w[1]}"
+      if [ "$mode" = refuse ]; then
+        echo "error illegal move"
+      else
+        moves="$moves ${w[1]}"
+      fi
       ;;
     depth | time)
       [ "$n" = 2 ] && [[ ${w[1]} =~ $int ]] || fail "${w[0]} takes a whole number: $line"
