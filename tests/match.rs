@@ -380,7 +380,7 @@ fn bad_input_is_a_clear_error() {
         "--engine",
         &tempo("hub"),
     ]);
-    assert!(!r.ok && r.err.contains("proto is hub or uci"), "{}", r.err);
+    assert!(!r.ok && r.err.contains("proto is hub, hub1 or uci"), "{}", r.err);
 }
 
 #[test]
@@ -855,4 +855,244 @@ fn rand_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static N: AtomicU64 = AtomicU64::new(0);
     N.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The strict Hub-1 fake (`tests/fake/hub1.sh`, moves from Tempo's Hub engine), as an engine
+/// setting; `extra` adds settings such as `proto=hub1`.
+fn fake_hub1(extra: &str) -> String {
+    format!(
+        "bash {}/tests/fake/hub1.sh {TEMPO} {extra}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The lines the manager sent to engine 1 (the `engine1…` labels of the log).
+fn sent_to_engine1(log: &str) -> Vec<String> {
+    log.lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            let (_, who, dir) = (w.next()?, w.next()?, w.next()?);
+            (who.starts_with("engine1") && dir == ">").then(|| w.collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
+#[test]
+fn a_hub1_engine_plays_whole_games_under_each_limit() {
+    // Each run: the limit, and the line it must become in Hub-1.
+    for (limit, line) in [
+        (&["--depth", "2"][..], "depth 2"),
+        (&["--movetime", "0.05"][..], "time 50"),
+        (&["--tc", "40/10+0.1"][..], "level "),
+    ] {
+        let log = temp(&format!("hub1-{}.log", rand_suffix()));
+        let mut args: Vec<String> = vec![
+            "--engine".into(),
+            fake_hub1("name=h1 proto=hub1 option.tt-size=16"),
+            "--engine".into(),
+            format!("{} name=t", tempo("hub")),
+            "--games".into(),
+            "2".into(),
+            "--random-plies".into(),
+            "2".into(),
+            "--draw-after".into(),
+            "40".into(),
+            "--log".into(),
+            log.to_str().unwrap().into(),
+        ];
+        args.extend(limit.iter().map(|a| a.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = run(&args);
+        assert!(r.ok, "{}", r.err);
+        let games = finished(&r.out);
+        assert_eq!(games.len(), 2, "{}", r.out);
+        for g in games {
+            // A game the fake lost by a fault would say so; 40 plies at most end in an
+            // adjudicated draw or a win by the rules.
+            assert!(
+                !g.contains("loses") && !g.contains("illegal") && !g.contains("disconnects"),
+                "{g}"
+            );
+        }
+        let sent = sent_to_engine1(&std::fs::read_to_string(&log).unwrap());
+        for must in ["hub", "set tt-size 16", "init", "new", "go"] {
+            assert!(sent.iter().any(|l| l == must), "{must:?} not in {sent:?}");
+        }
+        assert!(
+            sent.iter().any(|l| l.starts_with(line)),
+            "{line:?} not in {sent:?}"
+        );
+        assert!(sent.iter().any(|l| l == "start" || l.starts_with("pos ")));
+        // The games continue past the opening: move lines, and captures with their squares.
+        assert!(sent.iter().filter(|l| l.starts_with("move ")).count() >= 4);
+        for l in &sent {
+            assert!(
+                !l.contains('=') && !l.starts_with("go ") && l != "new-game",
+                "a Hub line sent to a Hub-1 engine: {l:?}"
+            );
+            if let Some(rest) = l.strip_prefix("level ") {
+                let n: Vec<u64> = rest.split(' ').map(|w| w.parse().unwrap()).collect();
+                // 40 moves to go at most, at most 10 s (+ increments) left, 100 ms increment.
+                assert!(n.len() == 3 && n[0] <= 40 && n[1] <= 12_000 && n[2] == 100, "{l}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_hub1_engine_is_detected_from_its_handshake() {
+    // No proto=: the `hub` probe is answered with `name …` lines and no `id`, so the manager
+    // speaks Hub-1 (the strict fake would end on any Hub line).
+    let log = temp(&format!("hub1-detect-{}.log", rand_suffix()));
+    let r = run(&[
+        "--engine",
+        &fake_hub1(""),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--draw-after",
+        "20",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert!(r.out.contains("Score of Fake Hub-1 vs Tempo"), "{}", r.out);
+    for g in finished(&r.out) {
+        assert!(!g.contains("loses") && !g.contains("disconnects"), "{g}");
+    }
+    let sent = sent_to_engine1(&std::fs::read_to_string(&log).unwrap());
+    assert!(sent.iter().any(|l| l == "depth 1"), "{sent:?}");
+}
+
+#[test]
+fn hub1_limits_it_cannot_take_are_clear_errors() {
+    // Another variant: refused before play.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("proto=hub1"),
+        "--engine",
+        &tempo("hub"),
+        "--variant",
+        "frisian",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("Hub-1, which plays International draughts only"),
+        "{}",
+        r.err
+    );
+    // An option value of two words, which `set NAME VALUE` cannot carry.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("proto=hub1 'option.book=a b'"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.contains("takes one word each"), "{}", r.err);
+    // proto=hub given for an engine that answers in Hub-1: said at the start, not as timeouts.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("proto=hub"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.contains("answered `hub` in Hub-1"), "{}", r.err);
+    // A node limit: the Hub-1 engine loses its games, the reason said.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("proto=hub1"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let games = finished(&r.out);
+    assert_eq!(games.len(), 2);
+    for g in games {
+        assert!(g.contains("Hub-1 has no node limit"), "{g}");
+    }
+}
+
+#[test]
+fn the_hub1_fake_refuses_lines_scan_2_would_not_read() {
+    // The fake's strictness is what the Hub-1 tests rest on: Hub's `pos pos=…` line, a limit sent
+    // before the position (which resets it), and a capture without its captured squares each end
+    // it with status 2.
+    let start = "wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
+    for (input, why) in [
+        (format!("hub\ninit\npos pos={start}\n"), "not a Hub-1 position"),
+        (
+            "hub\ninit\ntime 100\nstart\ngo\n".to_string(),
+            "go without a limit",
+        ),
+        ("hub\ninit\nstart\nmove 32x23\n".to_string(), "not a Hub-1 move"),
+        ("hub\ninit\nnew-game\n".to_string(), "not a Hub-1 command"),
+    ] {
+        let mut child = Command::new("bash")
+            .arg(format!("{}/tests/fake/hub1.sh", env!("CARGO_MANIFEST_DIR")))
+            .arg(TEMPO)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{input:?}: {err}");
+        assert!(err.contains(why), "{input:?}: {err}");
+    }
+}
+
+#[test]
+fn a_hub1_engine_that_refuses_a_move_of_the_game_loses_with_its_answer_quoted() {
+    // Its next `move` would be for another position: the game is lost at once, the reason quoting
+    // the engine, and not as an illegal move found later.
+    let r = run(&[
+        "--engine",
+        &fake_hub1("refuse proto=hub1 name=refuser"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--random-plies",
+        "2",
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let games = finished(&r.out);
+    assert_eq!(games.len(), 2);
+    for g in games {
+        assert!(
+            g.contains("loses: answered \"error illegal move\" to the game sent"),
+            "{g}"
+        );
+    }
+    assert!(
+        r.out.contains("Score of refuser vs Tempo: 0 - 2 - 0"),
+        "{}",
+        r.out
+    );
 }

@@ -6,6 +6,14 @@
 //! `go think` → `info …`, `done move=M [ponder=P]`. The whole game goes in `moves`, as pydraughts and
 //! GWDGUI send it, so that the engine sees every repetition.
 //!
+//! Hub-1 (Scan 2.0's first Hub, read from its `hub_loop`): `hub` → `name …`, `author …`, `wait`;
+//! `set NAME VALUE`; `init` → `ready`; `new` per game; per move `start` or `pos <turn w|b, 50
+//! squares w|b|W|B|e>`, one `move M` line per move played (captures list every captured square:
+//! `28x19x23`), then the limits (`depth N`, `time MS` a fixed move time, `level MOVES MS INC_MS`
+//! a clock; all integers, and only after `pos`/`start`, which reset them), `go` → `info DEPTH
+//! PLY SCORE NODES TIME SPEED PV` (SCORE in hundredths of a man), `move M [P]`. It plays
+//! International only and has no node limit. Errors come as `error illegal move` and the like.
+//!
 //! UCI-style (Tempo's `tempo uci`): `uci` → `option`…, `uciok`; `setoption name UCI_Variant value V`;
 //! `isready` → `readyok`; per move `position startpos|fen <FEN> moves …`, `go …` → `info … score
 //! cp N|win N …`, `bestmove M`.
@@ -111,6 +119,39 @@ pub fn hub_score(line: &str) -> Option<i32> {
         .then(|| (men * 100.0).round().clamp(-1e6, 1e6) as i32)
 }
 
+/// The score of a Hub-1 `info` line (`info DEPTH PLY SCORE NODES …`, SCORE in hundredths of a
+/// man, as Scan 2.0 prints it).
+pub fn hub1_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") {
+        return None;
+    }
+    let n: i64 = words.get(3)?.parse().ok()?;
+    Some(n.clamp(-1_000_000, 1_000_000) as i32)
+}
+
+/// Whether the lines an engine wrote up to its `wait` are Hub-1's (Scan 2.0: `name Scan 2.0`,
+/// `author …`) rather than Hub's (`id name=… version=…`, `param …`): a `name` line and no `id`
+/// line. No Hub engine starts a line with `name`, so the test cannot take a Hub engine for a
+/// Hub-1 one.
+pub fn looks_like_hub1(lines: &[String]) -> bool {
+    let has = |w: &str| lines.iter().any(|l| l.split_whitespace().next() == Some(w));
+    has("name") && !has("id")
+}
+
+/// The Hub-1 position string of a Hub one: Hub-1 writes the side to move in lower case.
+fn hub1_position(hub: &str) -> String {
+    let mut chars = hub.chars();
+    chars.next().map_or_else(String::new, |side| {
+        side.to_ascii_lowercase().to_string() + chars.as_str()
+    })
+}
+
+/// A whole number of milliseconds, as Hub-1 reads times (it parses integers only).
+fn millis(d: Duration) -> u128 {
+    d.as_millis()
+}
+
 /// The score of a UCI `info` line (`score cp N`, `score win N`, `score mate N`).
 pub fn uci_score(line: &str) -> Option<i32> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -193,11 +234,7 @@ impl Client {
                             id_name: None,
                             notation: HubNotation::SAME,
                         };
-                        let has_variant = c.read_hub_header(&lines);
-                        let refused = c
-                            .hub_setup(spec, variant, has_variant)
-                            .map_err(|e| fail("Hub setup", e))?;
-                        refusal(label, variant, spec, &refused)?;
+                        c.after_hub_header(spec, label, variant, &lines)?;
                         return Ok(c);
                     }
                     Err(Failure::Crashed(_)) => {
@@ -214,13 +251,9 @@ impl Client {
             }
         };
         match client.proto {
-            Proto::Hub => {
+            Proto::Hub | Proto::Hub1 => {
                 let lines = client.handshake("hub", "wait").map_err(|e| fail(&e.0, e.1))?;
-                let has_variant = client.read_hub_header(&lines);
-                let refused = client
-                    .hub_setup(spec, variant, has_variant)
-                    .map_err(|e| fail("Hub setup", e))?;
-                refusal(label, variant, spec, &refused)?;
+                client.after_hub_header(spec, label, variant, &lines)?;
             }
             Proto::Uci => {
                 let lines = client.handshake("uci", "uciok").map_err(|e| fail(&e.0, e.1))?;
@@ -275,6 +308,93 @@ impl Client {
         Ok(lines)
     }
 
+    /// Completes a Hub or Hub-1 start from the lines up to `wait`. A Hub engine whose dialect was
+    /// guessed (from a `hub` argument or by detection) and whose lines look like Hub-1
+    /// ([`looks_like_hub1`]) is spoken to in Hub-1: Scan 2.0 is started as `scan hub` too. With
+    /// `proto=hub1` the dialect is kept; with `proto=hub` such lines are an error.
+    fn after_hub_header(
+        &mut self,
+        spec: &EngineSpec,
+        label: &str,
+        variant: Variant,
+        lines: &[String],
+    ) -> Result<(), String> {
+        if looks_like_hub1(lines) {
+            match spec.proto {
+                None => self.proto = Proto::Hub1,
+                // No Hub engine writes a `name` line; spoken to in Hub, a Hub-1 engine would only
+                // time out on `go think`, far from the cause.
+                Some(Proto::Hub) => {
+                    return Err(format!(
+                        "engine {label} answered `hub` in Hub-1 (a `name` line, no `id` line): \
+                         use proto=hub1, or leave proto= out"
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let fail = |e: Failure| format!("engine {label}: Hub setup: {e}");
+        let refused = if self.proto == Proto::Hub1 {
+            if variant != Variant::International {
+                return Err(format!(
+                    "engine {label} speaks Hub-1, which plays International draughts only, not {}",
+                    variant.name()
+                ));
+            }
+            if let Some((n, v)) = spec.options.iter().find(|(n, v)| {
+                n.is_empty()
+                    || n.contains(char::is_whitespace)
+                    || v.contains(char::is_whitespace)
+                    || v.is_empty()
+            }) {
+                return Err(format!(
+                    "engine {label} speaks Hub-1, whose `set NAME VALUE` takes one word each: \
+                     option.{n}={v:?} cannot be sent"
+                ));
+            }
+            self.read_hub1_header(lines);
+            self.hub1_setup(spec).map_err(fail)?
+        } else {
+            let has_variant = self.read_hub_header(lines);
+            self.hub_setup(spec, variant, has_variant).map_err(fail)?
+        };
+        refusal(label, variant, spec, &refused)
+    }
+
+    /// Reads the `name` line of a Hub-1 handshake.
+    fn read_hub1_header(&mut self, lines: &[String]) {
+        for l in lines {
+            if let Some(rest) = l.trim().strip_prefix("name ") {
+                self.id_name = Some(rest.trim().to_string());
+            }
+        }
+    }
+
+    /// Hub-1 `set` for the options, then `init` → `ready`; the `error` lines written meanwhile.
+    fn hub1_setup(&mut self, spec: &EngineSpec) -> Result<Vec<String>, Failure> {
+        self.notation = Variant::International.hub_notation();
+        for (n, v) in &spec.options {
+            self.proc.send(&format!("set {n} {v}"))?;
+        }
+        self.init_ready()
+    }
+
+    /// Sends `init` and waits for `ready`; the `error` lines written meanwhile.
+    fn init_ready(&mut self) -> Result<Vec<String>, Failure> {
+        self.proc.send("init")?;
+        let mut errors = Vec::new();
+        self.proc.recv_until(
+            Instant::now() + HANDSHAKE_TIMEOUT,
+            |l| {
+                if l.split_whitespace().next() == Some("error") && errors.len() < MAX_ERRORS {
+                    errors.push(l.trim().to_string());
+                }
+            },
+            |l| l.trim() == "ready",
+        )?;
+        Ok(errors)
+    }
+
     /// Reads the `id` and `param` lines of a Hub handshake; whether a `variant` param exists.
     fn read_hub_header(&mut self, lines: &[String]) -> bool {
         let mut has_variant = false;
@@ -308,18 +428,7 @@ impl Client {
             self.proc
                 .send(&format!("set-param name={} value={}", quote(n), quote(v)))?;
         }
-        self.proc.send("init")?;
-        let mut errors = Vec::new();
-        self.proc.recv_until(
-            Instant::now() + HANDSHAKE_TIMEOUT,
-            |l| {
-                if l.split_whitespace().next() == Some("error") && errors.len() < MAX_ERRORS {
-                    errors.push(l.trim().to_string());
-                }
-            },
-            |l| l.trim() == "ready",
-        )?;
-        Ok(errors)
+        self.init_ready()
     }
 
     /// UCI `isready` → `readyok`; the error lines written meanwhile (`info string error…`, or
@@ -360,6 +469,7 @@ impl Client {
     pub fn new_game(&mut self) -> Result<(), Failure> {
         match self.proto {
             Proto::Hub => self.proc.send("new-game"),
+            Proto::Hub1 => self.proc.send("new"),
             Proto::Uci => {
                 self.proc.send("ucinewgame")?;
                 self.sync().map(drop)
@@ -431,6 +541,69 @@ impl Client {
                         score,
                     }),
                     _ => Err(Failure::Protocol(format!("no move in {line:?}"))),
+                }
+            }
+            Proto::Hub1 => {
+                let l = req.limits;
+                if l.nodes.is_some() {
+                    return Err(Failure::Protocol(
+                        "Hub-1 has no node limit (use --depth, --movetime or --tc)".into(),
+                    ));
+                }
+                let notation = self.notation;
+                if req.initial {
+                    self.proc.send("start")?;
+                } else {
+                    let hub = notation.position_from_tempo(req.start_hub);
+                    self.proc.send(&format!("pos {}", hub1_position(&hub)))?;
+                }
+                for m in req.moves_hub {
+                    self.proc.send(&format!("move {}", notation.move_from_tempo(m)))?;
+                }
+                // After `pos`/`start`, which reset the limits to none (Scan 2.0 would then think
+                // for a million seconds).
+                if let Some(d) = l.depth {
+                    self.proc.send(&format!("depth {d}"))?;
+                }
+                if let Some(t) = l.movetime {
+                    self.proc.send(&format!("time {}", millis(t)))?;
+                }
+                if let Some(c) = l.clock {
+                    // As for Hub: Scan 2.0 counts the increment as part of this move's time, so
+                    // the time sent is the clock less the increment.
+                    let left = c.left[req.side.index()].saturating_sub(c.inc);
+                    self.proc.send(&format!(
+                        "level {} {} {}",
+                        c.moves_to_go.unwrap_or(0),
+                        millis(left),
+                        millis(c.inc)
+                    ))?;
+                }
+                self.proc.send("go")?;
+                let line = self.proc.recv_until(
+                    deadline,
+                    |l| {
+                        if let Some(s) = hub1_score(l) {
+                            score = Some(s);
+                        }
+                    },
+                    |l| matches!(l.split_whitespace().next(), Some("move" | "error")),
+                )?;
+                let mut words = line.split_whitespace();
+                if words.next() == Some("error") {
+                    // The engine refused the position or a move of the game: what it plays next
+                    // would be for another game.
+                    return Err(Failure::Protocol(format!(
+                        "answered {:?} to the game sent",
+                        line.trim()
+                    )));
+                }
+                match words.next() {
+                    Some(m) => Ok(Reply {
+                        mv: notation.move_to_tempo(m),
+                        score,
+                    }),
+                    None => Err(Failure::Protocol(format!("no move in {line:?}"))),
                 }
             }
             Proto::Uci => {
@@ -515,5 +688,36 @@ mod tests {
         assert_eq!(uci_score("info depth 4 score win -3 pv 32-28"), Some(-WIN_SCORE));
         assert_eq!(uci_score("info string score cp x"), None);
         assert_eq!(uci_score("bestmove 32-28"), None);
+        assert_eq!(
+            hub1_score("info 12 10.3 -25 123456 0.10 1.2 32-28 19-23"),
+            Some(-25)
+        );
+        assert_eq!(hub1_score("info 0 0.0 1905 0 0.00 0.0 33-29"), Some(1905));
+        assert_eq!(hub1_score("info depth=3 score=-0.25"), None);
+        assert_eq!(hub1_score("move 32-28 19-23"), None);
+    }
+
+    #[test]
+    fn hub1_is_told_from_hub_by_its_handshake() {
+        let lines = |ls: &[&str]| ls.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        assert!(looks_like_hub1(&lines(&[
+            "Scan 2.0 by Fabien Letouzey",
+            "name Scan 2.0",
+            "author Fabien Letouzey",
+            "country France",
+        ])));
+        assert!(!looks_like_hub1(&lines(&[
+            "id name=Scan version=3.1",
+            "param name=variant value=normal type=enum values=\"normal killer bt frisian losing\"",
+        ])));
+        assert!(!looks_like_hub1(&lines(&["id name=x", "name y"])));
+        assert!(!looks_like_hub1(&[]));
+    }
+
+    #[test]
+    fn hub1_positions_write_the_side_in_lower_case() {
+        assert_eq!(hub1_position("Wbbe"), "wbbe");
+        assert_eq!(hub1_position("BwWe"), "bwWe");
+        assert_eq!(hub1_position(""), "");
     }
 }

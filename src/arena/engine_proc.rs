@@ -102,6 +102,9 @@ impl std::fmt::Display for Failure {
 pub enum Proto {
     /// Hub (Scan 3.1's protocol).
     Hub,
+    /// The first Hub protocol (Scan 2.0's): `pos`/`start` and one `move` line per move, `time`,
+    /// `level`, `depth`, `go` → `move M [P]`.
+    Hub1,
     /// The UCI-style dialect (UCI commands with draughts positions and moves).
     Uci,
 }
@@ -130,7 +133,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 }
 
 impl EngineSpec {
-    /// Reads an `--engine` value: a command line in which the words `name=N`, `proto=hub|uci`,
+    /// Reads an `--engine` value: a command line in which the words `name=N`, `proto=hub|hub1|uci`,
     /// `dir=PATH` and `option.NAME=VALUE` are settings for the manager and every other word is
     /// the command (`cmd=PROGRAM` may also name the program).
     ///
@@ -150,8 +153,11 @@ impl EngineSpec {
             } else if let Some(v) = word.strip_prefix("proto=") {
                 spec.proto = Some(match v.to_ascii_lowercase().as_str() {
                     "hub" => Proto::Hub,
+                    "hub1" => Proto::Hub1,
                     "uci" => Proto::Uci,
-                    _ => return Err(format!("--engine {text:?}: proto is hub or uci, not {v:?}")),
+                    _ => {
+                        return Err(format!("--engine {text:?}: proto is hub, hub1 or uci, not {v:?}"));
+                    }
                 });
             } else if let Some(v) = word.strip_prefix("dir=") {
                 spec.dir = Some(PathBuf::from(v));
@@ -534,6 +540,10 @@ mod tests {
         assert_eq!(s.command, ["/bin/eng", "uci"]);
         assert!(EngineSpec::parse("name=x").is_err());
         assert!(EngineSpec::parse("e proto=dxp").is_err());
+        assert_eq!(
+            EngineSpec::parse("scan hub proto=Hub1").unwrap().proto,
+            Some(Proto::Hub1)
+        );
         assert!(EngineSpec::parse("e option.x").is_err());
     }
 }

@@ -37,12 +37,22 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "ENGINES: each --engine is a command line. Within it, the words name=NAME, \
-proto=hub|uci, dir=PATH and option.NAME=VALUE are settings for the manager (the engine's display \
-name, its dialect, its working directory, and parameters sent as Hub set-param or UCI setoption); \
-cmd=PROGRAM may name the program; every other word is the command. Without proto=, a command \
-with a `hub` or `uci` argument speaks that dialect; otherwise the manager sends `hub` and, \
-without a `wait` within 3 s, tries `uci`. Example: --engine \"target/release/tempo hub \
-name=new option.tt-size=20\" --engine \"dame hub\".
+proto=hub|hub1|uci, dir=PATH and option.NAME=VALUE are settings for the manager (the engine's \
+display name, its dialect, its working directory, and parameters sent as Hub set-param, Hub-1 \
+set or UCI setoption); cmd=PROGRAM may name the program; every other word is the command. \
+Without proto=, a command with a `hub` or `uci` argument speaks that dialect; otherwise the \
+manager sends `hub` and, without a `wait` within 3 s, tries `uci`. Example: --engine \
+\"target/release/tempo hub name=new option.tt-size=20\" --engine \"dame hub\".
+
+HUB-1: proto=hub1 is the first Hub protocol, spoken by Scan 2.0 and engines of its time: the \
+manager sends `hub`, `set NAME VALUE` per option, `init`; `new` per game; for every move the \
+game as `start` (or `pos` and the start position) and one `move M` line per move played, then \
+`depth N`, `time MS` (--movetime) or `level MOVES MS INC_MS` (--tc), and `go`, and reads \
+`move M [PONDER]` and the scores of `info` lines (hundredths of a man). Hub-1 plays \
+International only and has no node limit. A Hub engine (proto= not given) that answers `hub` \
+with `name ...` lines and no `id` line is spoken to in Hub-1 (with proto=hub it is an error). \
+Example: --engine \"/path/scan \
+hub dir=/path\" (Scan 2.0 reads scan.ini and data/ from its working directory).
 
 TIME: an engine that runs out of clock time loses, with a margin of --margin milliseconds (50 by \
 default). With --movetime an engine loses only when a move takes more than twice the move time \
