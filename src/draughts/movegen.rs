@@ -792,6 +792,9 @@ fn count_sides<R: Rules, const WHITE: bool>(
     restricted: BitsOf<R>,
 ) -> u64 {
     if s.any_capture() {
+        if frisian_men::<R>() && !s.king_captures {
+            return count_frisian_man_captures::<R, WHITE>(s.men, s.opp, s.kings | s.opp_kings, dup);
+        }
         if !s.king_captures
             && let Some(n) = count_man_sequences::<R, WHITE>(s)
             && n > 0
@@ -819,6 +822,98 @@ fn count_sides<R: Rules, const WHITE: bool>(
         }
     }
     u64::from(n)
+}
+
+/// Whether [`count_frisian_man_captures`] serves the variant: Frisian value precedence, men
+/// crowned only where their capture ends, captured pieces removed after the move.
+const fn frisian_men<R: Rules>() -> bool {
+    matches!(R::PRECEDENCE, Precedence::FrisianValue)
+        && matches!(R::CAPTURE_PROMOTION, CapturePromotion::Stays)
+        && !R::IMMEDIATE_REMOVAL
+}
+
+/// The number of captures when only men capture (`men`, the side to move's men; no king has a
+/// capture), under Frisian value precedence (Art. 11-12), without walking from the men: any
+/// sequence of two jumps (worth at least two men) beats every single jump (a king at most). The
+/// first jumps are found with shifts for all men at once. If none goes on, the single jumps are
+/// counted: those taking a king if any, else all. Otherwise the walk starts from the landing
+/// squares of the first jumps that go on, and the other first jumps, which lose, are never
+/// walked. A first jump goes on exactly when its landing square has a jump on the board as it
+/// stands: the squares the jump changed lie on its own line, and the jump back along it would
+/// cross the piece just taken (see [`man_sequences`]).
+#[inline(never)]
+fn count_frisian_man_captures<R: Rules, const WHITE: bool>(
+    men: BitsOf<R>,
+    opp: BitsOf<R>,
+    all_kings: BitsOf<R>,
+    dup: Duplicates,
+) -> u64 {
+    let empty = R::Board::VALID & !(men | opp | all_kings);
+    let opp_kings = opp & all_kings;
+    let victims = if R::MEN_CAPTURE_KINGS {
+        opp
+    } else {
+        opp & !opp_kings
+    };
+    let (dirs, n) = man_capture_dirs::<R, WHITE>();
+    let step2 = |x: BitsOf<R>, d: i32| R::Board::step(R::Board::step(x, d), d);
+    // Squares from which a man jumps in each direction, on the board as it stands; loops over all
+    // eight slots with a constant bound so that they unroll.
+    let mut from = [BitsOf::<R>::EMPTY; 8];
+    let mut jump_squares = BitsOf::<R>::EMPTY;
+    for i in 0..8 {
+        if i < n {
+            from[i] = R::Board::step(victims, -dirs[i]) & step2(empty, -dirs[i]);
+            jump_squares |= from[i];
+        }
+    }
+    let mut going = [BitsOf::<R>::EMPTY; 8];
+    let mut any_going = BitsOf::<R>::EMPTY;
+    for i in 0..8 {
+        if i < n {
+            going[i] = step2(men & from[i], dirs[i]) & jump_squares;
+            any_going |= going[i];
+        }
+    }
+    if any_going.is_empty() {
+        let mut singles = 0;
+        let mut king_singles = 0;
+        for i in 0..8 {
+            if i < n {
+                let land = step2(men & from[i], dirs[i]);
+                singles += land.count();
+                king_singles += (R::Board::step(land, -dirs[i]) & opp_kings).count();
+            }
+        }
+        return u64::from(if king_singles > 0 { king_singles } else { singles });
+    }
+    let mut list = MoveList::new();
+    let mut walk = Captures::<R> {
+        list: &mut list,
+        opp,
+        opp_kings,
+        empty,
+        from: 0,
+        by_king: false,
+        best: 0,
+        keep: dup.keeps_paths(),
+        landings: dup == Duplicates::Landings,
+        kings_met: 0,
+    };
+    for i in 0..n {
+        let d = dirs[i];
+        for l in going[i].iter() {
+            let land = BitsOf::<R>::bit(l);
+            let taken = R::Board::step(land, -d);
+            let start = R::Board::step(taken, -d);
+            walk.from = start.lowest() as u8;
+            walk.empty = empty | start;
+            let saved = walk.note_king(taken, taken);
+            walk.man::<WHITE>(land, taken, d);
+            walk.kings_met = saved;
+        }
+    }
+    list.len() as u64
 }
 
 /// The number of captures of the side with pieces `own` against `opp` (`all_kings` the kings of
