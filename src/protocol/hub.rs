@@ -4,7 +4,7 @@
 use super::session::{Report, Session, SetupError, Start, new_session};
 use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
-use crate::search::{Clock, ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Info, Limits, MAX_DEPTH, WIN};
+use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, Strength, WIN};
 use crate::tt::WIN_BOUND;
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -249,10 +249,8 @@ pub struct Hub {
     threads: u64,
     ponder: bool,
     multipv: usize,
-    /// Hub `limit-strength`: play at the level `elo` instead of full strength.
-    limit_strength: bool,
-    /// Hub `elo`: the playing level when `limit_strength` is on.
-    elo: u32,
+    /// Hub `limit-strength` and `elo`.
+    strength: Strength,
     options: Vec<(String, String)>,
     level: Level,
     searching: bool,
@@ -291,8 +289,7 @@ impl Hub {
             threads: 1,
             ponder: false,
             multipv: 1,
-            limit_strength: false,
-            elo: ELO_DEFAULT,
+            strength: Strength::default(),
             options: Vec::new(),
             level: Level::default(),
             searching: false,
@@ -500,11 +497,11 @@ impl Hub {
         ));
         self.out.line(&format!(
             "param name=limit-strength value={} type=bool",
-            self.limit_strength
+            self.strength.limited
         ));
         self.out.line(&format!(
             "param name=elo value={} type=int min={ELO_MIN} max={ELO_MAX}",
-            self.elo
+            self.strength.elo
         ));
         for o in rule_options() {
             let value = self
@@ -562,7 +559,7 @@ impl Hub {
                 self.multipv = n as usize;
             }
             "limit-strength" => {
-                self.limit_strength = boolean(name, value)?;
+                self.strength.limited = boolean(name, value)?;
                 self.apply_strength();
             }
             "elo" => {
@@ -570,7 +567,7 @@ impl Hub {
                 if !(u64::from(ELO_MIN)..=u64::from(ELO_MAX)).contains(&n) {
                     return Err(format!("elo={n} is out of range {ELO_MIN}-{ELO_MAX}"));
                 }
-                self.elo = n as u32;
+                self.strength.elo = n as u32;
                 self.apply_strength();
             }
             _ => {
@@ -604,12 +601,7 @@ impl Hub {
 
     /// Gives the session the handicap of `limit-strength` and `elo`.
     fn apply_strength(&mut self) {
-        let handicap = if self.limit_strength {
-            Handicap::from_elo(self.elo)
-        } else {
-            None
-        };
-        self.session.set_handicap(handicap);
+        self.session.set_handicap(self.strength.handicap());
     }
 
     fn pos(&mut self, line: &HubLine) -> Result<(), String> {

@@ -4,7 +4,7 @@
 use super::session::{Report, Session, Start, new_session};
 use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
-use crate::search::{Clock, ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Info, Limits, MAX_DEPTH, win_distance};
+use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, Strength, win_distance};
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::time::Duration;
@@ -160,10 +160,8 @@ pub struct Uci {
     hash: usize,
     multipv: usize,
     ponder: bool,
-    /// `UCI_LimitStrength`: play at the level `UCI_Elo` instead of full strength.
-    limit_strength: bool,
-    /// `UCI_Elo`.
-    elo: u32,
+    /// `UCI_LimitStrength` and `UCI_Elo`.
+    strength: Strength,
     options: Vec<(String, String)>,
     searching: bool,
     /// The running search ends by itself (it has a limit and is neither infinite nor waiting for
@@ -200,8 +198,7 @@ impl Uci {
             hash,
             multipv: 1,
             ponder: false,
-            limit_strength: false,
-            elo: ELO_DEFAULT,
+            strength: Strength::default(),
             options: Vec::new(),
             searching: false,
             ends_alone: false,
@@ -384,11 +381,11 @@ impl Uci {
         self.out.line("option name Clear Hash type button");
         self.out.line(&format!(
             "option name UCI_LimitStrength type check default {}",
-            self.limit_strength
+            self.strength.limited
         ));
         self.out.line(&format!(
             "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
-            self.elo
+            self.strength.elo
         ));
         for o in rule_options() {
             let value = self
@@ -456,7 +453,7 @@ impl Uci {
             }
             "clear hash" => self.session.new_game(),
             "uci_limitstrength" => {
-                self.limit_strength = match value.as_str() {
+                self.strength.limited = match value.as_str() {
                     "true" => true,
                     "false" => false,
                     _ => {
@@ -476,7 +473,7 @@ impl Uci {
                         "option UCI_Elo value {n} is out of range {ELO_MIN}-{ELO_MAX}"
                     ));
                 }
-                self.elo = n;
+                self.strength.elo = n;
                 self.apply_strength();
             }
             _ => {
@@ -512,12 +509,7 @@ impl Uci {
 
     /// Gives the session the handicap of `UCI_LimitStrength` and `UCI_Elo`.
     fn apply_strength(&mut self) {
-        let handicap = if self.limit_strength {
-            Handicap::from_elo(self.elo)
-        } else {
-            None
-        };
-        self.session.set_handicap(handicap);
+        self.session.set_handicap(self.strength.handicap());
     }
 
     fn position(&mut self, words: &[&str]) -> Result<(), String> {

@@ -11,7 +11,7 @@
 mod strength;
 mod time;
 
-pub use strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, choose};
+pub use strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Strength, choose};
 pub use time::{Clock, budgets};
 
 use crate::eval::{Evaluate, HISTORY_SLOTS};

@@ -81,6 +81,36 @@ impl Handicap {
     }
 }
 
+/// A client's strength setting, as both protocols hold it: whether strength is limited
+/// (`UCI_LimitStrength`, Hub `limit-strength`) and the level (`UCI_Elo`, Hub `elo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// Play at `elo` instead of full strength.
+    pub limited: bool,
+    /// The level used when `limited`.
+    pub elo: u32,
+}
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength {
+            limited: false,
+            elo: ELO_DEFAULT,
+        }
+    }
+}
+
+impl Strength {
+    /// The handicap this setting plays with (`None`: full strength).
+    pub fn handicap(self) -> Option<Handicap> {
+        if self.limited {
+            Handicap::from_elo(self.elo)
+        } else {
+            None
+        }
+    }
+}
+
 /// Picks one of `lines` (a move and its score, for the side to move; at least one) at random by
 /// the softmax of the scores at `temperature`; the first line at temperature 0 or below. Scores far
 /// below the best (more than 30 temperatures) are never chosen, which also keeps a proved loss
