@@ -214,6 +214,33 @@ struct Captures<'a, R: Rules> {
     kings_met: u32,
 }
 
+impl<'a, R: Rules> Captures<'a, R> {
+    /// A walk over a side's captures against `opp` (kings `opp_kings`) with `empty` squares,
+    /// recording into `list` under the duplicate policy `dup`; `from`, `by_king` and `empty` are
+    /// set per capturing piece.
+    #[inline(always)]
+    fn new(
+        list: &'a mut MoveList<Move<BitsOf<R>>>,
+        opp: BitsOf<R>,
+        opp_kings: BitsOf<R>,
+        empty: BitsOf<R>,
+        dup: Duplicates,
+    ) -> Self {
+        Captures {
+            list,
+            opp,
+            opp_kings,
+            empty,
+            from: 0,
+            by_king: false,
+            best: 0,
+            keep: dup.keeps_paths(),
+            landings: dup == Duplicates::Landings,
+            kings_met: 0,
+        }
+    }
+}
+
 impl<R: Rules> Captures<'_, R> {
     /// Precedence rank of a complete sequence: the list keeps only the highest.
     #[inline(always)]
@@ -511,18 +538,7 @@ fn captures<R: Rules, const WHITE: bool>(
     if !s.any_capture() {
         return;
     }
-    let mut walk = Captures::<R> {
-        list,
-        opp: s.opp,
-        opp_kings: s.opp_kings,
-        empty: s.empty,
-        from: 0,
-        by_king: false,
-        best: 0,
-        keep: dup.keeps_paths(),
-        landings: dup == Duplicates::Landings,
-        kings_met: 0,
-    };
+    let mut walk = Captures::<R>::new(list, s.opp, s.opp_kings, s.empty, dup);
     for sq in s.capturing_men.iter() {
         walk.from = sq as u8;
         walk.by_king = false;
@@ -888,18 +904,7 @@ fn count_frisian_man_captures<R: Rules, const WHITE: bool>(
         return u64::from(if king_singles > 0 { king_singles } else { singles });
     }
     let mut list = MoveList::new();
-    let mut walk = Captures::<R> {
-        list: &mut list,
-        opp,
-        opp_kings,
-        empty,
-        from: 0,
-        by_king: false,
-        best: 0,
-        keep: dup.keeps_paths(),
-        landings: dup == Duplicates::Landings,
-        kings_met: 0,
-    };
+    let mut walk = Captures::<R>::new(&mut list, opp, opp_kings, empty, dup);
     for i in 0..n {
         let d = dirs[i];
         for l in going[i].iter() {
