@@ -666,7 +666,7 @@ mod tests {
                 seconds: 12,
                 from: 5,
                 to: 25,
-                captured: vec![4, 22, 12, 23]
+                captured: vec![22, 12, 23, 20]
             }
         );
         let squares = "zzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
