@@ -317,3 +317,50 @@ fn one_byte_a_second_times_out_and_the_next_game_is_played() {
     let err = follower.finish(Duration::from_secs(30));
     assert!(err.contains("no complete message in time"), "{err}");
 }
+
+/// pydraughts' `DXPEngine` (the DXP client of pydraughts 0.6.7) plays a complete game against
+/// `tempo dxp --listen`, pydraughts refereeing every move (`tests/compat/dxp_game.py`). Needs
+/// `TEMPO_PYDRAUGHTS_PYTHON` as `tests/pydraughts.rs` does; mandatory with
+/// `TEMPO_REQUIRE_PYDRAUGHTS=1` (`.ci/run`).
+#[test]
+fn pydraughts_dxp_engine_plays_a_complete_game_against_the_follower() {
+    let python = match std::env::var("TEMPO_PYDRAUGHTS_PYTHON") {
+        Ok(p) => p,
+        Err(_) => {
+            assert!(
+                std::env::var_os("TEMPO_REQUIRE_PYDRAUGHTS").is_none(),
+                "TEMPO_REQUIRE_PYDRAUGHTS is set but TEMPO_PYDRAUGHTS_PYTHON is not"
+            );
+            eprintln!("skipped: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts installed");
+            return;
+        }
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/compat/dxp_game.py");
+    let mut child = Command::new(&python)
+        .args([script, env!("CARGO_BIN_EXE_tempo")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+    let until = Instant::now() + Duration::from_secs(240);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("the pydraughts DXP game took more than 240 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    eprintln!("{stdout}");
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.lines().any(|l| l == "ok"), "{stdout}\n{stderr}");
+    let tempo_line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("TEMPO "))
+        .expect("Tempo's game line");
+    let (result, _, plies) = game_line(tempo_line);
+    assert_ne!(result, "*", "{tempo_line}");
+    assert!(plies > 0);
+}

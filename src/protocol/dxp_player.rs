@@ -451,6 +451,9 @@ impl Player {
                     if let Err(e) = self.send(&mut stream, &Message::GameEnd { reason, stop }) {
                         break Ended::Fault(e);
                     }
+                    if self.enough() {
+                        break Ended::Done;
+                    }
                     continue;
                 }
                 let (pos, _) = g.position();
