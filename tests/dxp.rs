@@ -176,7 +176,11 @@ fn two_tempo_processes_play_complete_games_over_loopback() {
     let a = std::fs::read_to_string(&pdn_l).unwrap();
     let b = std::fs::read_to_string(&pdn_c).unwrap();
     let moves = |t: &str| -> Vec<Vec<String>> {
-        tempo::pdn::parse_games(t).unwrap().into_iter().map(|g| g.moves).collect()
+        tempo::pdn::parse_games(t)
+            .unwrap()
+            .into_iter()
+            .map(|g| g.moves)
+            .collect()
     };
     assert_eq!(moves(&a), moves(&b), "both records hold the same moves");
     // The initiator played White in game 1 and Black in game 2.
@@ -224,8 +228,24 @@ fn request() -> Vec<u8> {
 #[test]
 fn a_peer_killed_mid_game_leaves_the_game_unfinished_and_the_follower_listening() {
     let pdn = temp("killed.pdn");
-    let (follower, addr) = Dxp::listen(&["--games", "2", "--movetime", "0.05", "--pdn", pdn.to_str().unwrap()]);
-    let mut victim = Dxp::start(&["--connect", &addr, "--movetime", "0.05", "--tt", "4", "--minutes", "1"]);
+    let (follower, addr) = Dxp::listen(&[
+        "--games",
+        "2",
+        "--movetime",
+        "0.05",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    let mut victim = Dxp::start(&[
+        "--connect",
+        &addr,
+        "--movetime",
+        "0.05",
+        "--tt",
+        "4",
+        "--minutes",
+        "1",
+    ]);
     std::thread::sleep(Duration::from_millis(1500));
     victim.child.kill().unwrap();
     let (result, reason, plies) = game_line(&follower.line(Duration::from_secs(30)));
@@ -255,7 +275,14 @@ fn random_message(rng: &mut impl Rng) -> Vec<u8> {
             let n = rng.random_range(0..12);
             m.extend((0..n).map(|_| b'0' + rng.random_range(0..10u8)));
         }
-        _ => m = format!("M0001{:02}{:02}00", rng.random_range(1..=50), rng.random_range(1..=50)).into_bytes(),
+        _ => {
+            m = format!(
+                "M0001{:02}{:02}00",
+                rng.random_range(1..=50),
+                rng.random_range(1..=50)
+            )
+            .into_bytes()
+        }
     }
     m.push(0);
     m

@@ -80,9 +80,10 @@ impl DxpClient {
             if let Some(d) = &spec.dir {
                 cmd.current_dir(d);
             }
-            child = Some(cmd.spawn().map_err(|e| {
-                format!("engine {label}: cannot start {:?}: {e}", spec.command.join(" "))
-            })?);
+            child =
+                Some(cmd.spawn().map_err(|e| {
+                    format!("engine {label}: cannot start {:?}: {e}", spec.command.join(" "))
+                })?);
         }
         let who = match &child {
             Some(c) => format!("{label}#{}", c.id()),
@@ -93,7 +94,9 @@ impl DxpClient {
             if let Some(c) = &mut child
                 && let Ok(Some(status)) = c.try_wait()
             {
-                return Err(format!("engine {label}: exited ({status}) before accepting a connection"));
+                return Err(format!(
+                    "engine {label}: exited ({status}) before accepting a connection"
+                ));
             }
             let found = addr
                 .to_socket_addrs()
@@ -150,7 +153,9 @@ impl DxpClient {
             .next(&mut self.stream, deadline, MESSAGE_TIMEOUT)
             .map_err(|e| match e {
                 ReadError::Timeout => Failure::Timeout,
-                ReadError::Closed(s) => Failure::Crashed(format!("DXP connection to {} closed: {s}", self.addr)),
+                ReadError::Closed(s) => {
+                    Failure::Crashed(format!("DXP connection to {} closed: {s}", self.addr))
+                }
                 ReadError::TooLong => Failure::Protocol(e.to_string()),
             })?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -176,7 +181,10 @@ impl DxpClient {
         let (minutes, moves) = match req.limits.clock {
             Some(c) => {
                 let secs = c.left[req.side.index()].as_secs_f64();
-                (((secs / 60.0).round() as u32).clamp(1, 999), c.moves_to_go.unwrap_or(0).min(999))
+                (
+                    ((secs / 60.0).round() as u32).clamp(1, 999),
+                    c.moves_to_go.unwrap_or(0).min(999),
+                )
             }
             None => {
                 let per_move = req.limits.movetime.map_or(1.0, |t| t.as_secs_f64());
@@ -207,7 +215,9 @@ impl DxpClient {
                     break;
                 }
                 Message::GameAccept { name, code } => {
-                    return Err(Failure::Protocol(format!("{name} refused the game (code {code})")));
+                    return Err(Failure::Protocol(format!(
+                        "{name} refused the game (code {code})"
+                    )));
                 }
                 // A late confirmation of the last game's end, or chat.
                 Message::GameEnd { .. } | Message::Chat(_) => {}
@@ -235,7 +245,9 @@ impl DxpClient {
         }
         let known = self.game.as_ref().map_or(0, |g| g.known);
         if req.moves_hub.len() < known {
-            return Err(Failure::Protocol("the game went back (take-backs are not played)".into()));
+            return Err(Failure::Protocol(
+                "the game went back (take-backs are not played)".into(),
+            ));
         }
         for m in &req.moves_hub[known..] {
             let (from, to, captured) = move_from_hub(m).map_err(Failure::Protocol)?;

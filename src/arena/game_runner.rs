@@ -299,8 +299,14 @@ pub fn play_game<G: Game>(
                 // a draw (Scan 2.0 ends with an unknown result when its move count is reached,
                 // and scores that as a draw); a claimed win the rules did not see is not taken.
                 let (outcome, why) = match code {
-                    '1' => (Some(Outcome::Win(side.opponent())), format!("{} resigns", side_name(side))),
-                    '2' => (Some(Outcome::Draw), format!("Draw: {} ends the game as drawn", side_name(side))),
+                    '1' => (
+                        Some(Outcome::Win(side.opponent())),
+                        format!("{} resigns", side_name(side)),
+                    ),
+                    '2' => (
+                        Some(Outcome::Draw),
+                        format!("Draw: {} ends the game as drawn", side_name(side)),
+                    ),
                     '0' => (
                         Some(Outcome::Draw),
                         format!("Draw: {} ends the game with an unknown result", side_name(side)),

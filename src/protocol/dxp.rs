@@ -137,7 +137,9 @@ impl<'a> Fields<'a> {
     fn number(&mut self, width: usize, what: &str) -> Result<u32, String> {
         let s = self.take(width, what)?;
         // Leading spaces are tolerated (some clients pad numbers with blanks).
-        let t = std::str::from_utf8(s).map_err(|_| format!("{what}: not a number"))?.trim();
+        let t = std::str::from_utf8(s)
+            .map_err(|_| format!("{what}: not a number"))?
+            .trim();
         if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!("{what}: not a number: {:?}", String::from_utf8_lossy(s)));
         }
@@ -510,7 +512,11 @@ impl MessageReader {
         loop {
             if let Some(i) = self.buf.iter().position(|&b| b == 0) {
                 let msg: Vec<u8> = self.buf.drain(..=i).take(i).collect();
-                self.started = if self.buf.is_empty() { None } else { Some(Instant::now()) };
+                self.started = if self.buf.is_empty() {
+                    None
+                } else {
+                    Some(Instant::now())
+                };
                 return Ok(msg);
             }
             if self.buf.len() > MAX_MESSAGE {
@@ -673,7 +679,10 @@ mod tests {
         let with_pos = format!("R01{:<32}W001000BW{squares}", "x");
         assert!(matches!(
             Message::parse(with_pos.as_bytes()),
-            Ok(Message::GameRequest { position: Some((Side::White, _)), .. })
+            Ok(Message::GameRequest {
+                position: Some((Side::White, _)),
+                ..
+            })
         ));
     }
 
@@ -711,7 +720,10 @@ mod tests {
         let hub = format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20));
         let (side, squares) = position_from_hub(&hub).unwrap();
         assert_eq!(side, Side::White);
-        assert_eq!(squares, format!("{}{}{}", "z".repeat(20), "e".repeat(10), "w".repeat(20)));
+        assert_eq!(
+            squares,
+            format!("{}{}{}", "z".repeat(20), "e".repeat(10), "w".repeat(20))
+        );
         assert_eq!(position_to_hub(side, &squares), hub);
         assert_eq!(move_to_hub(32, 28, &[]), "32-28");
         assert_eq!(move_to_hub(28, 17, &[22, 12]), "28x17x12x22");
@@ -727,7 +739,10 @@ mod tests {
         let far = Instant::now() + Duration::from_secs(5);
         let mut s = data;
         assert_eq!(r.next(&mut s, far, Duration::from_secs(5)).unwrap(), b"E00");
-        assert_eq!(r.next(&mut s, far, Duration::from_secs(5)).unwrap(), b"M0000322800");
+        assert_eq!(
+            r.next(&mut s, far, Duration::from_secs(5)).unwrap(),
+            b"M0000322800"
+        );
         assert_eq!(r.next(&mut s, far, Duration::from_secs(5)).unwrap(), b"K1");
         assert!(matches!(
             r.next(&mut s, far, Duration::from_secs(5)),

@@ -175,7 +175,11 @@ impl GameState {
             pos.generate(&mut list);
             let text = match o {
                 Outcome::Win(s) if list.is_empty() => {
-                    format!("{} wins: {} has no legal move", side_name(s), side_name(s.opponent()))
+                    format!(
+                        "{} wins: {} has no legal move",
+                        side_name(s),
+                        side_name(s.opponent())
+                    )
                 }
                 Outcome::Win(s) => format!("{} wins by the rules", side_name(s)),
                 Outcome::Draw => "Draw by the rules".to_string(),
@@ -290,9 +294,7 @@ impl Player {
             self.log.event(&format!("connection from {peer}"));
             match self.serve(stream, false) {
                 Ended::Done => self.log.event(&format!("connection from {peer} ended")),
-                Ended::Fault(why) => self
-                    .log
-                    .event(&format!("connection from {peer} closed: {why}")),
+                Ended::Fault(why) => self.log.event(&format!("connection from {peer} closed: {why}")),
             }
         }
         Ok(())
@@ -536,7 +538,8 @@ impl Player {
                         self.finish(&g, None, "Unfinished: the peer asked for a new game");
                     }
                     if version != 1 {
-                        self.log.event(&format!("refused a game request of version {version}"));
+                        self.log
+                            .event(&format!("refused a game request of version {version}"));
                         let refuse = Message::GameAccept {
                             name: self.cfg.name.clone(),
                             code: '1',
@@ -548,13 +551,15 @@ impl Player {
                     }
                     let start = match &position {
                         None => Ok(G::start()),
-                        Some((side, squares)) => G::from_hub(&position_to_hub(*side, squares))
-                            .map_err(|e| e.to_string()),
+                        Some((side, squares)) => {
+                            G::from_hub(&position_to_hub(*side, squares)).map_err(|e| e.to_string())
+                        }
                     };
                     let start = match start {
                         Ok(s) => s,
                         Err(e) => {
-                            self.log.event(&format!("refused a game from a bad position: {e}"));
+                            self.log
+                                .event(&format!("refused a game from a bad position: {e}"));
                             let refuse = Message::GameAccept {
                                 name: self.cfg.name.clone(),
                                 code: '2',
@@ -664,7 +669,8 @@ impl Player {
                     let code = match &mut game {
                         Some(g) => {
                             let first = g.start.side_to_move();
-                            let ply = (move_number.max(1) as usize - 1) * 2 + usize::from(side == Side::Black);
+                            let ply =
+                                (move_number.max(1) as usize - 1) * 2 + usize::from(side == Side::Black);
                             let ply = ply.checked_sub(usize::from(first == Side::Black));
                             match ply {
                                 Some(p) if p <= g.moves.len() => {
