@@ -512,8 +512,7 @@ impl Player {
                     break Ended::Fault(why);
                 }
             };
-            self.log
-                .message("<", &String::from_utf8_lossy(&bytes).into_owned());
+            self.log.message("<", &String::from_utf8_lossy(&bytes));
             let msg = match Message::parse(&bytes) {
                 Ok(m) => m,
                 Err(e) => {
