@@ -391,3 +391,55 @@ fn pydraughts_dxp_engine_plays_a_complete_game_against_the_follower() {
     assert_ne!(result, "*", "{tempo_line}");
     assert!(plies > 0);
 }
+
+/// `tempo match` starts a DXP engine (`cmd=`: here `tempo dxp --listen`), connects to it and
+/// plays it against Tempo's Hub engine, both colours, with a random opening sent as the start
+/// position; the PDN replays in Tempo's rules.
+#[test]
+fn the_match_manager_plays_a_dxp_engine_it_starts() {
+    let tempo = env!("CARGO_BIN_EXE_tempo");
+    let port = 20_000 + std::process::id() % 20_000;
+    let pdn = temp("match.pdn");
+    let dxp = format!(
+        "dxp://127.0.0.1:{port} cmd={tempo} dxp --listen 127.0.0.1:{port} --movetime 0.02 --tt 4 name=DXP"
+    );
+    let hub = format!("{tempo} hub name=Hub");
+    let out = Command::new(tempo)
+        .args([
+            "match",
+            "--engine",
+            &dxp,
+            "--engine",
+            &hub,
+            "--games",
+            "2",
+            "--movetime",
+            "0.02",
+            "--random-plies",
+            "4",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Finished match"), "{stdout}");
+    assert_eq!(stdout.matches("Finished game").count(), 2, "{stdout}");
+    for l in stdout.lines().filter(|l| l.starts_with("Finished game")) {
+        assert!(!l.contains("disconnects") && !l.contains("loses:"), "{l}");
+    }
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let games = tempo::pdn::parse_games(&text).unwrap();
+    assert_eq!(games.len(), 2);
+    for g in games {
+        let fen = g.tag("FEN").expect("a random opening is a FEN start");
+        let mut pos = International::from_fen(fen).unwrap();
+        for m in &g.moves {
+            let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}\n{text}"));
+            pos = pos.play(&mv);
+        }
+    }
+    let _ = std::fs::remove_file(pdn);
+}
