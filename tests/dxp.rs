@@ -393,8 +393,8 @@ fn pydraughts_dxp_engine_plays_a_complete_game_against_the_follower() {
 }
 
 /// `tempo match` starts a DXP engine (`cmd=`: here `tempo dxp --listen`), connects to it and
-/// plays it against Tempo's Hub engine, both colours, with a random opening sent as the start
-/// position; the PDN replays in Tempo's rules.
+/// plays it against Tempo's Hub engine, both colours, after a random opening (sent to the DXP
+/// engine as the request's start position); the PDN replays in Tempo's rules.
 #[test]
 fn the_match_manager_plays_a_dxp_engine_it_starts() {
     let tempo = env!("CARGO_BIN_EXE_tempo");
@@ -434,8 +434,9 @@ fn the_match_manager_plays_a_dxp_engine_it_starts() {
     let games = tempo::pdn::parse_games(&text).unwrap();
     assert_eq!(games.len(), 2);
     for g in games {
-        let fen = g.tag("FEN").expect("a random opening is a FEN start");
-        let mut pos = International::from_fen(fen).unwrap();
+        let mut pos = g
+            .tag("FEN")
+            .map_or_else(International::start, |f| International::from_fen(f).unwrap());
         for m in &g.moves {
             let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("{m}: {e}\n{text}"));
             pos = pos.play(&mv);
