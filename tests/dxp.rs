@@ -444,3 +444,83 @@ fn the_match_manager_plays_a_dxp_engine_it_starts() {
     }
     let _ = std::fs::remove_file(pdn);
 }
+
+/// A back request is answered from Tempo's game record: `B001W` goes back to the start, `K0`,
+/// and Tempo (White) moves again; the peer's `E` with an unknown reason leaves the game `*`.
+#[test]
+fn a_back_request_takes_the_game_back_and_tempo_moves_again() {
+    use tempo::protocol::dxp::{MessageReader, move_from_hub, move_to_hub, send};
+    let (follower, addr) = Dxp::listen(&["--games", "1", "--movetime", "0.01"]);
+    let mut s = TcpStream::connect(&addr).unwrap();
+    let mut r = MessageReader::new();
+    let mut get = |s: &mut TcpStream| {
+        let bytes = r
+            .next(
+                s,
+                Instant::now() + Duration::from_secs(30),
+                Duration::from_secs(5),
+            )
+            .unwrap();
+        Message::parse(&bytes).unwrap()
+    };
+    s.write_all(&request()).unwrap();
+    assert!(matches!(get(&mut s), Message::GameAccept { code: '0', .. }));
+    let Message::Move {
+        from, to, captured, ..
+    } = get(&mut s)
+    else {
+        panic!("a move")
+    };
+    let start = International::start();
+    let first = start.parse_move(&move_to_hub(from, to, &captured)).unwrap();
+    let pos = start.play(&first);
+    let mut list = tempo::game::MoveList::new();
+    pos.generate(&mut list);
+    let (from, to, captured) =
+        move_from_hub(&pos.format_move(&list[0], tempo::game::MoveStyle::Hub)).unwrap();
+    send(
+        &mut s,
+        &Message::Move {
+            seconds: 0,
+            from,
+            to,
+            captured,
+        },
+    )
+    .unwrap();
+    assert!(matches!(get(&mut s), Message::Move { .. }), "Tempo's second move");
+    send(
+        &mut s,
+        &Message::BackRequest {
+            move_number: 1,
+            side: tempo::game::Side::White,
+        },
+    )
+    .unwrap();
+    assert_eq!(get(&mut s), Message::BackAccept { code: '0' });
+    let Message::Move {
+        from, to, captured, ..
+    } = get(&mut s)
+    else {
+        panic!("a move again")
+    };
+    assert!(
+        start.parse_move(&move_to_hub(from, to, &captured)).is_ok(),
+        "a first move again"
+    );
+    send(
+        &mut s,
+        &Message::GameEnd {
+            reason: '0',
+            stop: '1',
+        },
+    )
+    .unwrap();
+    assert!(
+        matches!(get(&mut s), Message::GameEnd { .. }),
+        "the end is confirmed"
+    );
+    let (result, reason, plies) = game_line(&follower.line(Duration::from_secs(30)));
+    assert_eq!((result.as_str(), plies), ("*", 1), "{reason}");
+    follower.finish(Duration::from_secs(30));
+}
