@@ -123,6 +123,9 @@ enum Command {
                       \x20        --out shard-$SLURM_ARRAY_TASK_ID.txt   then   cat shard-*.txt > all.txt"
     )]
     Selfplay(tempo::selfplay::SelfplayArgs),
+    /// Play International draughts over DXP (the DamExchange Protocol, TCP): as the follower
+    /// (--listen) or the initiator (--connect). See protocol.md and README "## dxp".
+    Dxp(tempo::protocol::dxp_player::DxpArgs),
 }
 
 #[derive(clap::Args)]
@@ -363,6 +366,7 @@ fn main() -> ExitCode {
             with_variant!(args.variant, G => tempo::analyze::run::<G>(args))
         }
         Some(Command::Match(args)) => with_variant!(args.variant, G => tempo::arena::run::<G>(args)),
+        Some(Command::Dxp(args)) => tempo::protocol::dxp_player::run(args),
         Some(Command::Selfplay(args)) => {
             with_variant!(args.variant, G => tempo::selfplay::run::<G>(args))
         }

@@ -78,6 +78,8 @@ pub struct Request<'a> {
     pub moves_hub: &'a [String],
     /// Every move since the start in the variant's standard notation.
     pub moves_std: &'a [String],
+    /// The position now (after every move) as a Hub position string.
+    pub position_hub: &'a str,
     /// The side to move.
     pub side: Side,
     /// The limits.
@@ -93,9 +95,9 @@ pub struct Reply {
     pub score: Option<i32>,
 }
 
-/// A running engine that has completed its handshake.
+/// A running engine on pipes that has completed its handshake.
 #[derive(Debug)]
-pub struct Client {
+pub struct PipeClient {
     proc: EngineProcess,
     proto: Proto,
     id_name: Option<String>,
@@ -183,7 +185,98 @@ fn refusal(label: &str, variant: Variant, spec: &EngineSpec, errors: &[String]) 
     ))
 }
 
+/// An engine the manager plays: a process on pipes (Hub, Hub-1, UCI) or a DXP peer over TCP.
+#[derive(Debug)]
+pub enum Client {
+    /// Hub, Hub-1 or UCI on the process's standard input and output.
+    Pipe(PipeClient),
+    /// DXP over TCP (`dxp://HOST:PORT`), the manager being the initiator.
+    Dxp(Box<super::dxp::DxpClient>),
+}
+
 impl Client {
+    /// Starts (or connects to) an engine and completes its handshake; see [`PipeClient::start`]
+    /// and [`super::dxp::DxpClient::start`].
+    ///
+    /// # Errors
+    /// The engine cannot be started or reached, or its handshake fails.
+    pub fn start(
+        spec: &EngineSpec,
+        label: &str,
+        variant: Variant,
+        log: Option<Arc<Log>>,
+    ) -> Result<Client, String> {
+        if spec.dxp.is_some() {
+            return super::dxp::DxpClient::start(spec, label, variant, log).map(|c| Client::Dxp(Box::new(c)));
+        }
+        PipeClient::start(spec, label, variant, log).map(Client::Pipe)
+    }
+
+    /// The name the engine gave (Hub/UCI `id`, DXP accept).
+    pub fn id_name(&self) -> Option<&str> {
+        match self {
+            Client::Pipe(c) => c.id_name(),
+            Client::Dxp(c) => c.id_name(),
+        }
+    }
+
+    /// The dialect spoken on pipes (`None` for DXP).
+    pub fn proto(&self) -> Option<Proto> {
+        match self {
+            Client::Pipe(c) => Some(c.proto()),
+            Client::Dxp(_) => None,
+        }
+    }
+
+    /// Tells the engine that a new game starts.
+    ///
+    /// # Errors
+    /// See [`PipeClient::new_game`].
+    pub fn new_game(&mut self) -> Result<(), Failure> {
+        match self {
+            Client::Pipe(c) => c.new_game(),
+            Client::Dxp(c) => c.new_game(),
+        }
+    }
+
+    /// Asks for a move and waits for it until `deadline`.
+    ///
+    /// # Errors
+    /// See [`PipeClient::think`]; a DXP peer that ends the game instead of moving gives
+    /// [`Failure::Ended`].
+    pub fn think(&mut self, req: &Request<'_>, deadline: Instant) -> Result<Reply, Failure> {
+        match self {
+            Client::Pipe(c) => c.think(req, deadline),
+            Client::Dxp(c) => c.think(req, deadline),
+        }
+    }
+
+    /// The game is over (the manager's verdict; `None`: aborted): a DXP engine is sent a game
+    /// end message; pipe engines need nothing.
+    pub fn end_game(&mut self, outcome: Option<crate::game::Outcome>) {
+        if let Client::Dxp(c) = self {
+            c.end_game(outcome);
+        }
+    }
+
+    /// Ends the engine: `quit`, a short grace, then kill.
+    pub fn quit(self) {
+        match self {
+            Client::Pipe(c) => c.quit(),
+            Client::Dxp(c) => c.quit(),
+        }
+    }
+
+    /// Kills the engine at once (after a failure).
+    pub fn kill(self) {
+        match self {
+            Client::Pipe(c) => c.kill(),
+            Client::Dxp(c) => c.kill(),
+        }
+    }
+}
+
+impl PipeClient {
     /// Starts an engine and completes the handshake for `variant`: the dialect (given or
     /// detected), the variant when it is not International or the engine offers it, and the
     /// spec's options. `label` names the engine in the log.
@@ -196,7 +289,7 @@ impl Client {
         label: &str,
         variant: Variant,
         log: Option<Arc<Log>>,
-    ) -> Result<Client, String> {
+    ) -> Result<PipeClient, String> {
         let fail = |what: &str, e: Failure| format!("engine {label}: {what}: {e}");
         let mut proc = EngineProcess::start(spec, label, log.clone())?;
         let guess = spec.proto.or_else(|| {
@@ -207,7 +300,7 @@ impl Client {
             })
         });
         let mut client = match guess {
-            Some(proto) => Client {
+            Some(proto) => PipeClient {
                 proc,
                 proto,
                 id_name: None,
@@ -228,7 +321,7 @@ impl Client {
                     |l| l.trim() == "wait",
                 ) {
                     Ok(_) => {
-                        let mut c = Client {
+                        let mut c = PipeClient {
                             proc,
                             proto: Proto::Hub,
                             id_name: None,
@@ -242,7 +335,7 @@ impl Client {
                     }
                     Err(_) => {}
                 }
-                Client {
+                PipeClient {
                     proc,
                     proto: Proto::Uci,
                     id_name: None,

@@ -85,6 +85,9 @@ pub enum Failure {
     Timeout,
     /// An answer that breaks the protocol.
     Protocol(String),
+    /// A DXP engine ended the game instead of moving, with this reason code (`0` unknown, `1`
+    /// it loses, `2` a draw, `3` it wins).
+    Ended(char),
 }
 
 impl std::fmt::Display for Failure {
@@ -93,6 +96,7 @@ impl std::fmt::Display for Failure {
             Failure::Crashed(s) => write!(f, "{s}"),
             Failure::Timeout => write!(f, "no answer in time"),
             Failure::Protocol(s) => write!(f, "protocol error: {s}"),
+            Failure::Ended(r) => write!(f, "ended the game (DXP reason {r})"),
         }
     }
 }
@@ -122,6 +126,8 @@ pub struct EngineSpec {
     pub proto: Option<Proto>,
     /// Engine parameters to set: Hub `set-param`, UCI `setoption`.
     pub options: Vec<(String, String)>,
+    /// A DXP engine's address (`dxp://HOST:PORT`); the command, if any, starts it.
+    pub dxp: Option<String>,
 }
 
 /// Splits a command line into words as a POSIX shell does (quotes and backslashes), by `shlex`.
@@ -146,6 +152,7 @@ impl EngineSpec {
             dir: None,
             proto: None,
             options: Vec::new(),
+            dxp: None,
         };
         for word in split_words(text)? {
             if let Some(v) = word.strip_prefix("name=") {
@@ -159,6 +166,10 @@ impl EngineSpec {
                         return Err(format!("--engine {text:?}: proto is hub, hub1 or uci, not {v:?}"));
                     }
                 });
+            } else if let Some(v) = word.strip_prefix("dxp://")
+                && spec.dxp.is_none()
+            {
+                spec.dxp = Some(v.to_string());
             } else if let Some(v) = word.strip_prefix("dir=") {
                 spec.dir = Some(PathBuf::from(v));
             } else if let Some(v) = word.strip_prefix("cmd=") {
@@ -172,7 +183,7 @@ impl EngineSpec {
                 spec.command.push(word);
             }
         }
-        if spec.command.is_empty() {
+        if spec.command.is_empty() && spec.dxp.is_none() {
             return Err(format!("--engine {text:?}: no command to run"));
         }
         Ok(spec)

@@ -249,7 +249,9 @@ pub fn play_game<G: Game>(
             allowed = Some(allowed.map_or(l, |a| a.min(l)));
         }
         let limit = allowed.unwrap_or(cfg.stall);
+        let position_hub = pos.to_hub();
         let req = Request {
+            position_hub: &position_hub,
             start_hub: &start_hub,
             start_fen: &start_fen,
             initial: record.initial,
@@ -290,6 +292,29 @@ pub fn play_game<G: Game>(
             }
             Err(Failure::Crashed(e)) => {
                 lose(&mut record, format!("{} disconnects: {e}", side_name(side)));
+                return record;
+            }
+            Err(Failure::Ended(code)) => {
+                // A DXP engine ended the game in place of a move: its word is taken for a loss or
+                // a draw (Scan 2.0 ends with an unknown result when its move count is reached,
+                // and scores that as a draw); a claimed win the rules did not see is not taken.
+                let (outcome, why) = match code {
+                    '1' => (
+                        Some(Outcome::Win(side.opponent())),
+                        format!("{} resigns", side_name(side)),
+                    ),
+                    '2' => (
+                        Some(Outcome::Draw),
+                        format!("Draw: {} ends the game as drawn", side_name(side)),
+                    ),
+                    '0' => (
+                        Some(Outcome::Draw),
+                        format!("Draw: {} ends the game with an unknown result", side_name(side)),
+                    ),
+                    _ => (None, format!("{} ends the game claiming a win", side_name(side))),
+                };
+                record.outcome = outcome;
+                record.reason = why;
                 return record;
             }
             Err(Failure::Protocol(e)) => {

@@ -9,6 +9,7 @@
 //! [`crate::with_variant!`]): no variant is looked at inside the logic.
 
 pub mod client;
+pub mod dxp;
 pub mod engine_proc;
 pub mod game_runner;
 pub mod openings;
@@ -886,6 +887,8 @@ fn worker<G: Evaluate>(
             let mut white = clients[job.players[0]].take().expect("started above");
             let mut black = clients[job.players[1]].take().expect("started above");
             let record = play_game([&mut white, &mut black], opening, cfg, stop);
+            white.end_game(record.outcome);
+            black.end_game(record.outcome);
             for (side, c) in [white, black].into_iter().enumerate() {
                 if record.failed[side] {
                     c.kill();

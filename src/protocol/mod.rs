@@ -6,6 +6,8 @@
 //! read from stdin by a reader thread and the reports of the search thread, so `ping`/`isready` and
 //! `stop` are answered at any moment.
 
+pub mod dxp;
+pub mod dxp_player;
 pub mod hub;
 pub mod session;
 pub mod uci;
