@@ -66,8 +66,21 @@ impl<G: Evaluate> Search<'_, G> {
     /// Runs iterative deepening on `root`, calling `report` after each completed iteration (and
     /// for each line of MultiPV), and returns the best move found. A result is produced even when
     /// the search is stopped before its first iteration ends.
-    pub fn run(&mut self, root: &G, mut report: impl FnMut(Info<G::Move>)) -> SearchResult<G::Move> {
+    pub fn run(&mut self, root: &G, report: impl FnMut(Info<G::Move>)) -> SearchResult<G::Move> {
         self.tt.new_search();
+        let mut result = self.iterate(root, report);
+        self.wait_for_stop();
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// The iterations of [`Search::run`], without the new table generation at the start and the
+    /// wait for `stop` at the end (a team's driver does those once for all its threads).
+    pub(super) fn iterate(
+        &mut self,
+        root: &G,
+        mut report: impl FnMut(Info<G::Move>),
+    ) -> SearchResult<G::Move> {
         let mut moves = MoveList::new();
         root.generate(&mut moves);
         if !self.only.is_empty() && moves.iter().any(|m| self.only.contains(m)) {
@@ -88,10 +101,12 @@ impl<G: Evaluate> Search<'_, G> {
             result.score = root
                 .outcome()
                 .map_or(0, |o| outcome_score(o, root.side_to_move(), 0));
+            self.immediate = true;
             return result;
         }
         // In a game a forced move is played at once; analysis still searches it.
         if moves.len() == 1 && (self.limits.clock.is_some() || self.limits.play) && !self.pondering {
+            self.immediate = true;
             return result;
         }
         // Start from the table's move, when it has one.
@@ -104,7 +119,13 @@ impl<G: Evaluate> Search<'_, G> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = self.limits.multipv.clamp(1, moves.len());
         let mut prev = 0;
-        for depth in 1..=max_depth as i32 {
+        let mut depth = 0;
+        loop {
+            depth = self.next_depth(depth, max_depth as i32);
+            if depth > max_depth as i32 {
+                break;
+            }
+            self.enter_depth(depth);
             self.seldepth = 0;
             self.root_depth = depth as usize;
             self.excluded.clear();
@@ -127,7 +148,7 @@ impl<G: Evaluate> Search<'_, G> {
                     depth: depth as u32,
                     seldepth: self.seldepth as u32,
                     score,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     time: self.start.elapsed(),
                     pv,
                     multipv: line,
@@ -137,6 +158,7 @@ impl<G: Evaluate> Search<'_, G> {
                     break;
                 }
             }
+            self.leave_depth(depth);
             if self.stopped {
                 break;
             }
@@ -167,16 +189,21 @@ impl<G: Evaluate> Search<'_, G> {
                 }
             }
         }
-        // Pondering and infinite searches report only when told to stop.
-        if self.limits.infinite || self.pondering {
+        self.publish();
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Pondering and infinite searches report only when told to stop: this waits for that (but
+    /// not when the root had no choice to search, which is answered at once).
+    pub(super) fn wait_for_stop(&self) {
+        if !self.immediate && (self.limits.infinite || self.pondering) {
             while !self.shared.stop.load(Ordering::Relaxed)
                 && (self.limits.infinite || self.shared.ponder.load(Ordering::Relaxed))
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
-        result.nodes = self.nodes;
-        result
     }
 
     pub(super) fn aspiration(

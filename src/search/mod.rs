@@ -11,11 +11,13 @@
 mod deepening;
 mod node;
 mod ordering;
+mod parallel;
 mod path;
 mod reductions;
 mod strength;
 mod time;
 
+pub use parallel::{MAX_THREADS, search};
 pub use strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Strength, choose};
 pub use time::{Clock, budgets};
 
@@ -168,6 +170,15 @@ pub struct Search<'a, G: Evaluate> {
     root_depth: usize,
     /// When not empty, the only root moves searched (UCI `searchmoves`).
     only: MoveList<G::Move>,
+    /// The threads searching the same root with this one, if any ([`parallel`]).
+    team: Option<&'a parallel::Team>,
+    /// A helper thread of a team: it chooses its depths to differ from the others' and adds its
+    /// node count to the team's.
+    helper: bool,
+    /// The part of `nodes` already added to the team's count.
+    published: u64,
+    /// The root was answered without a search (no legal move, or a forced move in a game).
+    immediate: bool,
 }
 
 impl<'a, G: Evaluate> Search<'a, G> {
@@ -212,6 +223,10 @@ impl<'a, G: Evaluate> Search<'a, G> {
             excluded: MoveList::new(),
             root_depth: 1,
             only: MoveList::new(),
+            team: None,
+            helper: false,
+            published: 0,
+            immediate: false,
         }
     }
 
@@ -228,7 +243,25 @@ impl<'a, G: Evaluate> Search<'a, G> {
         self.nodes
     }
 
+    /// The nodes of the whole search: this thread's, and the helpers' when this is a team's main
+    /// thread (their counts are added every [`POLL_NODES`] nodes, so they lag a little).
+    fn total_nodes(&self) -> u64 {
+        match self.team {
+            Some(t) if !self.helper => self.nodes + t.nodes(),
+            _ => self.nodes,
+        }
+    }
+
+    /// A helper adds its new nodes to its team's count.
+    fn publish(&mut self) {
+        if let Some(t) = self.team.filter(|_| self.helper) {
+            t.add_nodes(self.nodes - self.published);
+            self.published = self.nodes;
+        }
+    }
+
     fn poll(&mut self) {
+        self.publish();
         // A node budget is kept exactly (small ones are the handicap of the weakest levels).
         self.next_poll = self.nodes + POLL_NODES;
         if let Some(n) = self.limits.nodes.filter(|&n| n > self.nodes) {
