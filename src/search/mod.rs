@@ -7,6 +7,13 @@
 //! on a key stack holding the game's history since its last irreversible move and the search path;
 //! [`Game::repetition`] says what a repetition means. The search polls the clock and the stop flag
 //! every [`POLL_NODES`] nodes, so a stop takes effect within a millisecond or so.
+//!
+//! The rooms: this file holds the limits, the results and the [`Search`] state with its node
+//! counting and polling; `path` the key stack and the repetition rules; `ordering` move ordering
+//! (table move, captures, killers, history) and the cutoff bookkeeping; `reductions` the late-move
+//! reduction rule; `node` the principal variation search and the quiescence; `deepening` the root,
+//! aspiration windows, MultiPV and iterative deepening; `parallel` Lazy SMP over several threads
+//! ([`search`]); `time` the clock budgets and `strength` the strength levels.
 
 mod deepening;
 mod node;
