@@ -1,5 +1,7 @@
 //! The non-blocking facade a protocol front-end drives: [`Engine`] owns the transposition table,
-//! runs each search on a thread of its own and reports through a channel.
+//! runs each search on a thread of its own and reports through a channel. With
+//! [`Engine::set_threads`] above one, that thread is the main thread of a Lazy SMP team whose
+//! helpers it starts and joins itself ([`crate::search::search`]).
 //!
 //! No call blocks on the search except [`Engine::wait`] and the calls that must end a running
 //! search first ([`Engine::go`], [`Engine::new_game`], [`Engine::resize`]), which stop it and join
