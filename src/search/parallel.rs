@@ -118,8 +118,8 @@ impl Drop for StopOnDrop<'_> {
 /// Searches `root` (game history `history`, root moves restricted to `only` when it is not empty)
 /// on `threads` threads, the calling one included, and returns the main thread's result with the
 /// nodes of all. `report` gets the main thread's iterations. `stack` is the stack of each helper
-/// thread, in bytes. One thread (or a node budget, or a helper that cannot be started) is exactly
-/// the single-threaded [`Search::run`].
+/// thread, in bytes. One thread, or a node budget, is exactly the single-threaded [`Search::run`];
+/// a helper that cannot be started is left out (the search goes on with fewer threads).
 #[allow(clippy::too_many_arguments)]
 pub fn search<G: Evaluate>(
     tt: &Tt,
