@@ -892,14 +892,22 @@ fn two_threads_search_find_a_win_and_stop_promptly() {
     e.send("set-param name=threads value=2");
     e.send("hub");
     let (_, params) = e.until("wait");
-    assert!(params.iter().any(|l| l.starts_with("param name=threads value=2 ")));
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=threads value=2 "))
+    );
     // Analysis waits for `stop`, which is answered within a bound.
     e.send("pos start");
     e.send("go analyze");
     std::thread::sleep(Duration::from_millis(500));
     let sent = e.send("stop");
     let (at, done, before) = e.until_at(PROMPT, |l| l.starts_with("done"));
-    assert!(at - sent < Duration::from_millis(300), "stop took {:?}", at - sent);
+    assert!(
+        at - sent < Duration::from_millis(300),
+        "stop took {:?}",
+        at - sent
+    );
     assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
     legal_in(&International::start(), &done_move(&done));
     // A timed search plays a legal move.
