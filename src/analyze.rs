@@ -65,6 +65,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub tt: u32,
+    /// Search threads (Lazy SMP; a depth-limited result may differ from run to run above 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub threads: u32,
 }
 
 /// The error of a command whose standard output was closed by its reader (`| head`): the command
@@ -244,6 +247,7 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
     engine
         .resize(args.tt as usize)
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
+    engine.set_threads(args.threads as usize);
     match &args.pdn {
         Some(path) => {
             let game = load_game(path, args.game as usize)?;

@@ -1,5 +1,7 @@
 //! The non-blocking facade a protocol front-end drives: [`Engine`] owns the transposition table,
-//! runs each search on a thread of its own and reports through a channel.
+//! runs each search on a thread of its own and reports through a channel. With
+//! [`Engine::set_threads`] above one, that thread is the main thread of a Lazy SMP team whose
+//! helpers it starts and joins itself ([`crate::search::search`]).
 //!
 //! No call blocks on the search except [`Engine::wait`] and the calls that must end a running
 //! search first ([`Engine::go`], [`Engine::new_game`], [`Engine::resize`]), which stop it and join
@@ -7,7 +9,7 @@
 //! [`Event::Done`], also when stopped before its first iteration ends.
 
 use crate::eval::Evaluate;
-use crate::search::{Handicap, Info, Limits, Search, Shared, choose};
+use crate::search::{Handicap, Info, Limits, MAX_THREADS, Shared, choose, search};
 use crate::tt::Tt;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use rand::{RngCore, SeedableRng};
@@ -52,6 +54,8 @@ pub struct Engine<G: Evaluate> {
     handicap: Option<Handicap>,
     /// Draws the seed of each handicapped choice.
     rng: ChaCha8Rng,
+    /// Search threads (1 to [`MAX_THREADS`]).
+    threads: usize,
 }
 
 impl<G: Evaluate> std::fmt::Debug for Engine<G> {
@@ -83,6 +87,7 @@ impl<G: Evaluate> Engine<G> {
             failure: None,
             handicap: None,
             rng: ChaCha8Rng::from_os_rng(),
+            threads: 1,
         }
     }
 
@@ -96,6 +101,18 @@ impl<G: Evaluate> Engine<G> {
     /// not be started, and its `Done` (the first legal move, unsearched) was sent at once.
     pub fn take_failure(&mut self) -> Option<String> {
         self.failure.take()
+    }
+
+    /// Searches on `threads` threads (clamped to 1..=[`MAX_THREADS`]) from the next search on.
+    /// Searches with a node budget, limited strength among them, stay on one thread (see
+    /// [`crate::search::search`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+    }
+
+    /// The threads of later searches.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Plays below full strength with `handicap` from the next search on (`None`: full strength).
@@ -163,6 +180,7 @@ impl<G: Evaluate> Engine<G> {
         shared.ponder.store(ponder, Ordering::Relaxed);
         self.shared = Arc::clone(&shared);
         let tt = Arc::clone(&self.tt);
+        let (threads, stack) = (self.threads, self.stack);
         // The sink moves into the thread; if the thread cannot start, it comes back here.
         let (sink_tx, sink_rx) = crossbeam_channel::bounded(1);
         let spawned = std::thread::Builder::new()
@@ -174,9 +192,17 @@ impl<G: Evaluate> Engine<G> {
                 // A bug in the search must not leave the protocol waiting for `done`: the
                 // first legal move is played instead.
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut search = Search::new(&tt, &shared, limits, &history, &root);
-                    search.restrict_root(&only);
-                    search.run(&root, |info| sink(Event::Info(info)))
+                    search(
+                        &tt,
+                        &shared,
+                        limits,
+                        &history,
+                        &root,
+                        &only,
+                        threads,
+                        stack,
+                        |info| sink(Event::Info(info)),
+                    )
                 }));
                 let (best, ponder) = match run {
                     Ok(result) => (result.best, result.ponder),

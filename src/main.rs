@@ -251,6 +251,9 @@ struct SearchArgs {
     /// Transposition table size in MiB (at most half the memory available).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     tt: u32,
+    /// Search threads (Lazy SMP, 1-64; the node counts then vary from run to run).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: u32,
 }
 
 fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String> {
@@ -277,6 +280,7 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
     engine
         .resize(args.tt as usize)
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
+    engine.set_threads(args.threads as usize);
     engine.go(root, Vec::new(), limits, false);
     let mut result = Ok(());
     for event in engine.events().iter() {

@@ -868,3 +868,62 @@ fn a_negative_time_is_a_clock_of_one_increment() {
         "took {took:?} on a 0.5 s clock"
     );
 }
+
+#[test]
+fn two_threads_search_find_a_win_and_stop_promptly() {
+    let mut e = ready();
+    e.send("hub");
+    let (_, params) = e.until("wait");
+    assert!(
+        params
+            .iter()
+            .any(|l| l == "param name=threads value=1 type=int min=1 max=64"),
+        "{params:?}"
+    );
+    for n in [0, 65] {
+        e.send(&format!("set-param name=threads value={n}"));
+        e.send("ping");
+        let (_, _, before) = e.until_at(PROMPT, |l| l == "pong");
+        assert_eq!(
+            before,
+            [format!("error message=\"threads={n} is out of range 1-64\"")]
+        );
+    }
+    e.send("set-param name=threads value=2");
+    e.send("hub");
+    let (_, params) = e.until("wait");
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=threads value=2 "))
+    );
+    // Analysis waits for `stop`, which is answered within a bound.
+    e.send("pos start");
+    e.send("go analyze");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = e.send("stop");
+    let (at, done, before) = e.until_at(PROMPT, |l| l.starts_with("done"));
+    assert!(
+        at - sent < Duration::from_millis(300),
+        "stop took {:?}",
+        at - sent
+    );
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    legal_in(&International::start(), &done_move(&done));
+    // A timed search plays a legal move.
+    e.send("level move-time=0.2");
+    e.send("go think");
+    legal_in(&International::start(), &search_result(&mut e).0);
+    // White wins in five moves (1-23 14-20 23-29 ...): a win score, a winning first move.
+    e.send("pos pos=W:W40,45,K1:B15,14");
+    e.send("level depth=14");
+    e.send("go think");
+    let (mv, infos) = search_result(&mut e);
+    let last = parse_line(infos.last().unwrap()).unwrap();
+    let score: f64 = last.get("score").unwrap().parse().unwrap();
+    assert!(score > 99.0, "{infos:?}");
+    legal_in(&International::from_fen("W:W40,45,K1:B15,14").unwrap(), &mv);
+    e.send("quit");
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
+    assert_eq!(e.stderr(), "");
+}

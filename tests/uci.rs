@@ -214,7 +214,14 @@ fn bad_input_gets_an_error_and_changes_nothing() {
         ("position", "position needs"),
         ("setoption name Hash value 0", "out of range"),
         ("setoption name Hash value 99999999999", "Hash"),
-        ("setoption name Threads value 8", "one thread"),
+        (
+            "setoption name Threads value 0",
+            "Threads value 0 is out of range 1-64",
+        ),
+        (
+            "setoption name Threads value 65",
+            "Threads value 65 is out of range 1-64",
+        ),
         ("setoption name UCI_Variant value chess", "unknown variant"),
         ("setoption name huffing value perhaps", "huffing"),
         ("setoption name Nonsense value 1", "unknown option \"Nonsense\""),
@@ -513,5 +520,45 @@ fn end_of_input_answers_the_running_search() {
     let (code, took) = e.wait_exit(PROMPT);
     assert_eq!(code, Some(0));
     assert!(took < Duration::from_millis(500), "{took:?}");
+    assert_eq!(e.stderr(), "");
+}
+
+#[test]
+fn two_threads_search_and_stop_promptly() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let (_, options) = e.until("uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name Threads type spin default 1 min 1 max 64"),
+        "{options:?}"
+    );
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = e.send("stop");
+    let (at, line, before) = e.until_at(PROMPT, |l| l.starts_with("bestmove "));
+    assert!(
+        at - sent < Duration::from_millis(300),
+        "stop took {:?}",
+        at - sent
+    );
+    assert!(before.iter().all(|l| l.starts_with("info ")), "{before:?}");
+    let mv = line.split_whitespace().nth(1).unwrap();
+    International::start().parse_move(mv).unwrap();
+    e.send("go movetime 200");
+    let (mv, _, _) = result(&mut e);
+    International::start().parse_move(&mv).unwrap();
+    e.send("uci");
+    let (_, options) = e.until("uciok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin default 2 "))
+    );
+    e.send("quit");
+    assert_eq!(e.wait_exit(PROMPT).0, Some(0));
     assert_eq!(e.stderr(), "");
 }

@@ -4,7 +4,7 @@
 use super::session::{Report, Session, SetupError, Start, new_session};
 use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
-use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, Strength, WIN};
+use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, Strength, WIN};
 use crate::tt::WIN_BOUND;
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -486,7 +486,7 @@ impl Hub {
             self.tt_size
         ));
         self.out.line(&format!(
-            "param name=threads value={} type=int min=1 max=1",
+            "param name=threads value={} type=int min=1 max={MAX_THREADS}",
             self.threads
         ));
         self.out
@@ -545,10 +545,11 @@ impl Hub {
             }
             "threads" => {
                 let n = integer(name, value)?;
-                if n != 1 {
-                    return Err(format!("threads={n}: Tempo searches on one thread"));
+                if !(1..=MAX_THREADS as u64).contains(&n) {
+                    return Err(format!("threads={n} is out of range 1-{MAX_THREADS}"));
                 }
                 self.threads = n;
+                self.session.set_threads(n as usize);
             }
             "ponder" => self.ponder = boolean(name, value)?,
             "multipv" => {
@@ -595,6 +596,7 @@ impl Hub {
             self.sender.clone(),
         );
         self.session = session;
+        self.session.set_threads(self.threads as usize);
         self.apply_strength();
         warning.map_or(Ok(()), Err)
     }

@@ -111,6 +111,8 @@ pub trait Session: Send {
     fn hashfull(&self) -> u32;
     /// Plays below full strength from the next search on (`None`: full strength).
     fn set_handicap(&mut self, handicap: Option<Handicap>);
+    /// Searches on `threads` threads from the next search on.
+    fn set_threads(&mut self, threads: usize);
 }
 
 /// A [`Session`] over one game type.
@@ -286,6 +288,10 @@ impl<G: Evaluate> Session for GameSession<G> {
 
     fn set_handicap(&mut self, handicap: Option<Handicap>) {
         self.engine.set_handicap(handicap);
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.engine.set_threads(threads);
     }
 }
 

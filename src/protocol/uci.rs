@@ -4,7 +4,7 @@
 use super::session::{Report, Session, Start, new_session};
 use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
-use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, Strength, win_distance};
+use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, Strength, win_distance};
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use std::time::Duration;
@@ -158,6 +158,8 @@ pub struct Uci {
     sender: Sender<Report>,
     variant: Variant,
     hash: usize,
+    /// `Threads`.
+    threads: usize,
     multipv: usize,
     ponder: bool,
     /// `UCI_LimitStrength` and `UCI_Elo`.
@@ -196,6 +198,7 @@ impl Uci {
             sender,
             variant: Variant::International,
             hash,
+            threads: 1,
             multipv: 1,
             ponder: false,
             strength: Strength::default(),
@@ -370,8 +373,10 @@ impl Uci {
             "option name Hash type spin default {} min 1 max {HASH_MAX}",
             self.hash
         ));
-        self.out
-            .line("option name Threads type spin default 1 min 1 max 1");
+        self.out.line(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            self.threads
+        ));
         self.out.line(&format!(
             "option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}",
             self.multipv
@@ -439,9 +444,8 @@ impl Uci {
                 self.hash = mib;
             }
             "threads" => {
-                if spin(1).is_err() {
-                    return Err(format!("Threads {value}: Tempo searches on one thread"));
-                }
+                self.threads = spin(MAX_THREADS)?;
+                self.session.set_threads(self.threads);
             }
             "multipv" => self.multipv = spin(MULTIPV_MAX)?,
             "ponder" => {
@@ -503,6 +507,7 @@ impl Uci {
             self.sender.clone(),
         );
         self.session = session;
+        self.session.set_threads(self.threads);
         self.apply_strength();
         warning.map_or(Ok(()), Err)
     }

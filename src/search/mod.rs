@@ -7,16 +7,30 @@
 //! on a key stack holding the game's history since its last irreversible move and the search path;
 //! [`Game::repetition`] says what a repetition means. The search polls the clock and the stop flag
 //! every [`POLL_NODES`] nodes, so a stop takes effect within a millisecond or so.
+//!
+//! The rooms: this file holds the limits, the results and the [`Search`] state with its node
+//! counting and polling; `path` the key stack and the repetition rules; `ordering` move ordering
+//! (table move, captures, killers, history) and the cutoff bookkeeping; `reductions` the late-move
+//! reduction rule; `node` the principal variation search and the quiescence; `deepening` the root,
+//! aspiration windows, MultiPV and iterative deepening; `parallel` Lazy SMP over several threads
+//! ([`search`]); `time` the clock budgets and `strength` the strength levels.
 
+mod deepening;
+mod node;
+mod ordering;
+mod parallel;
+mod path;
+mod reductions;
 mod strength;
 mod time;
 
+pub use parallel::{MAX_THREADS, search};
 pub use strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Strength, choose};
 pub use time::{Clock, budgets};
 
 use crate::eval::{Evaluate, HISTORY_SLOTS};
-use crate::game::{Game, MoveList, Outcome, Repetition};
-use crate::tt::{Bound, Tt, WIN_BOUND};
+use crate::game::{Game, MoveList, Outcome};
+use crate::tt::{Tt, WIN_BOUND};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -163,6 +177,15 @@ pub struct Search<'a, G: Evaluate> {
     root_depth: usize,
     /// When not empty, the only root moves searched (UCI `searchmoves`).
     only: MoveList<G::Move>,
+    /// The threads searching the same root with this one, if any ([`parallel`]).
+    team: Option<&'a parallel::Team>,
+    /// A helper thread of a team: it chooses its depths to differ from the others' and adds its
+    /// node count to the team's.
+    helper: bool,
+    /// The part of `nodes` already added to the team's count.
+    published: u64,
+    /// The root was answered without a search (no legal move, or a forced move in a game).
+    immediate: bool,
 }
 
 impl<'a, G: Evaluate> Search<'a, G> {
@@ -207,6 +230,10 @@ impl<'a, G: Evaluate> Search<'a, G> {
             excluded: MoveList::new(),
             root_depth: 1,
             only: MoveList::new(),
+            team: None,
+            helper: false,
+            published: 0,
+            immediate: false,
         }
     }
 
@@ -223,7 +250,25 @@ impl<'a, G: Evaluate> Search<'a, G> {
         self.nodes
     }
 
+    /// The nodes of the whole search: this thread's, and the helpers' when this is a team's main
+    /// thread (their counts are added every [`POLL_NODES`] nodes, so they lag a little).
+    fn total_nodes(&self) -> u64 {
+        match self.team {
+            Some(t) if !self.helper => self.nodes + t.nodes(),
+            _ => self.nodes,
+        }
+    }
+
+    /// A helper adds its new nodes to its team's count.
+    fn publish(&mut self) {
+        if let Some(t) = self.team.filter(|_| self.helper) {
+            t.add_nodes(self.nodes - self.published);
+            self.published = self.nodes;
+        }
+    }
+
     fn poll(&mut self) {
+        self.publish();
         // A node budget is kept exactly (small ones are the handicap of the weakest levels).
         self.next_poll = self.nodes + POLL_NODES;
         if let Some(n) = self.limits.nodes.filter(|&n| n > self.nodes) {
@@ -258,492 +303,6 @@ impl<'a, G: Evaluate> Search<'a, G> {
         }
         if self.nodes >= self.next_poll {
             self.poll();
-        }
-    }
-
-    /// The score of the position on top of the key stack if it repeats, by the game's rule.
-    fn repetition(&self, rule: Repetition, ply: usize) -> Option<i32> {
-        let top = self.keys.len() - 1;
-        let key = self.keys[top];
-        let floor = self.floors[top];
-        let mut count = 0;
-        let mut in_path = false;
-        let mut i = top;
-        while i >= floor + 2 {
-            i -= 2;
-            if self.keys[i] == key {
-                count += 1;
-                in_path |= i >= self.root_index;
-            }
-        }
-        if count == 0 {
-            return None;
-        }
-        match rule {
-            // A repetition inside the search is scored as the draw it can be forced into.
-            Repetition::Draw(n) => (in_path || count + 1 >= usize::from(n)).then_some(0),
-            Repetition::Ignored => in_path.then_some(0),
-            // The player who made the n-th occurrence, who is not the side to move, loses.
-            Repetition::LossForMover(n) => (count + 1 >= usize::from(n)).then_some(WIN - ply as i32),
-        }
-    }
-
-    #[inline(always)]
-    fn push_key(&mut self, parent: &G, mv: &G::Move, child: &G) {
-        let top = self.keys.len() - 1;
-        let floor = if parent.is_irreversible(mv) {
-            top + 1
-        } else {
-            self.floors[top]
-        };
-        self.keys.push(child.key());
-        self.floors.push(floor);
-    }
-
-    #[inline(always)]
-    fn pop_key(&mut self) {
-        self.keys.pop();
-        self.floors.pop();
-    }
-
-    /// Orders moves: TT move, captures by gain, killers, then history.
-    fn score_moves(
-        &self,
-        pos: &G,
-        moves: &MoveList<G::Move>,
-        tt_move: Option<u16>,
-        ply: usize,
-    ) -> MoveList<i32> {
-        let mut scores = MoveList::new();
-        let side = pos.side_to_move().index();
-        let killers = self.killers[ply];
-        for (i, mv) in moves.iter().enumerate() {
-            let s = if tt_move == Some(i as u16) {
-                1 << 30
-            } else if pos.is_capture(mv) {
-                (1 << 24) + pos.move_gain(mv)
-            } else if killers[0] == Some(*mv) {
-                1 << 22
-            } else if killers[1] == Some(*mv) {
-                (1 << 22) - 1
-            } else {
-                self.history[side * HISTORY_SLOTS + G::move_slot(mv)]
-            };
-            scores.push(s);
-        }
-        scores
-    }
-
-    /// Moves the best-scored remaining move to `i` and returns its original index.
-    #[inline(always)]
-    fn pick(moves: &mut MoveList<G::Move>, scores: &mut MoveList<i32>, index: &mut MoveList<u16>, i: usize) {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if scores[j] > scores[best] {
-                best = j;
-            }
-        }
-        moves.swap(i, best);
-        scores.swap(i, best);
-        index.swap(i, best);
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(mv);
-        for m in tail[0].iter() {
-            line.push(*m);
-        }
-    }
-
-    fn quiesce(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
-        self.pv[ply].clear();
-        self.count_node(ply);
-        if self.stopped {
-            return 0;
-        }
-        if let Some(o) = pos.quick_outcome() {
-            return outcome_score(o, pos.side_to_move(), ply);
-        }
-        let mut moves = MoveList::new();
-        pos.generate(&mut moves);
-        if moves.is_empty() {
-            return pos
-                .outcome()
-                .map_or(0, |o| outcome_score(o, pos.side_to_move(), ply));
-        }
-        // Draughts captures remove pieces, so capture chains end; MuchADo's flip them and could
-        // go on for ever.
-        if ply >= MAX_PLY || qply >= QUIESCENCE_LIMIT {
-            return pos.evaluate();
-        }
-        // In draughts a capture is compulsory: a side that must capture has no quiet option to
-        // stand on, so every move is searched.
-        let forced = moves.iter().all(|m| pos.is_capture(m));
-        let mut best = -INFINITY;
-        if !forced {
-            best = pos.evaluate();
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        for mv in moves.iter() {
-            if !forced && !pos.is_capture(mv) {
-                continue;
-            }
-            let child = pos.play(mv);
-            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, *mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    fn pvs(&mut self, pos: &G, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
-        if depth <= 0 {
-            // The quiescence search does not look for repetitions (captures are irreversible in
-            // draughts), so a quiet move that repeats is judged here: otherwise the root's
-            // children at depth 1 would score a repetition draw as the position's evaluation.
-            if let Some(s) = self.repetition(pos.repetition(), ply) {
-                self.pv[ply].clear();
-                return s;
-            }
-            return self.quiesce(pos, alpha, beta, ply, 0);
-        }
-        self.pv[ply].clear();
-        self.count_node(ply);
-        if self.stopped {
-            return 0;
-        }
-        if let Some(s) = self.repetition(pos.repetition(), ply) {
-            return s;
-        }
-        if let Some(o) = pos.quick_outcome() {
-            return outcome_score(o, pos.side_to_move(), ply);
-        }
-        if ply >= MAX_PLY {
-            return pos.evaluate();
-        }
-        // No line from here can beat a win already proved closer to the root.
-        alpha = alpha.max(-WIN + ply as i32);
-        beta = beta.min(WIN - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        let pv_node = beta - alpha > 1;
-        let key = pos.key();
-        let entry = self.tt.probe(key, ply);
-        if let Some(e) = entry
-            && !pv_node
-            && i32::from(e.depth) >= depth
-        {
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            };
-            if cut {
-                return e.score;
-            }
-        }
-
-        let mut moves = MoveList::new();
-        pos.generate(&mut moves);
-        if moves.is_empty() {
-            return pos
-                .outcome()
-                .map_or(0, |o| outcome_score(o, pos.side_to_move(), ply));
-        }
-        let tt_move = entry.and_then(|e| e.mv).filter(|&i| usize::from(i) < moves.len());
-        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
-        let mut index: MoveList<u16> = MoveList::new();
-        for i in 0..moves.len() {
-            index.push(i as u16);
-        }
-        // A forced reply costs little to look one ply further into; the ply cap keeps chains of
-        // forced moves (MuchADo can cycle through them) from running away.
-        let extension = i32::from(moves.len() == 1 && ply < 2 * self.root_depth);
-        let side = pos.side_to_move().index();
-        let alpha_orig = alpha;
-        let mut best = -INFINITY;
-        let mut best_index = None;
-        for i in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, &mut index, i);
-            let mv = moves[i];
-            let child = pos.play(&mv);
-            self.push_key(pos, &mv, &child);
-            let new_depth = depth - 1 + extension;
-            let quiet = !pos.is_capture(&mv);
-            let mut score;
-            if i == 0 {
-                score = -self.pvs(&child, new_depth, -beta, -alpha, ply + 1);
-            } else {
-                // Late quiet moves are searched shallower first; a move that then beats alpha is
-                // searched again at full depth.
-                let reduction = if depth >= 3 && i >= 3 && quiet && scores[i] < (1 << 22) - 1 {
-                    1 + i32::from(depth >= 6 && i >= 8)
-                } else {
-                    0
-                };
-                score = -self.pvs(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && reduction > 0 {
-                    score = -self.pvs(&child, new_depth, -alpha - 1, -alpha, ply + 1);
-                }
-                if score > alpha && score < beta {
-                    score = -self.pvs(&child, new_depth, -beta, -alpha, ply + 1);
-                }
-            }
-            self.pop_key();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_index = Some(index[i]);
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(mv) {
-                                k[1] = k[0];
-                                k[0] = Some(mv);
-                            }
-                            let h = &mut self.history[side * HISTORY_SLOTS + G::move_slot(&mv)];
-                            *h += depth * depth;
-                            if *h > 1 << 20 {
-                                for x in self.history.iter_mut() {
-                                    *x /= 2;
-                                }
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_move = if bound == Bound::Upper { None } else { best_index };
-        self.tt
-            .store(key, ply, stored_move, best, depth.clamp(0, 255) as u8, bound);
-        best
-    }
-
-    /// Searches the root moves at `depth` within `(alpha, beta)`; sorts the best move first.
-    fn root(
-        &mut self,
-        root: &G,
-        moves: &mut MoveList<G::Move>,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.pv[0].clear();
-        self.count_node(0);
-        let mut best = -INFINITY;
-        let mut best_at = None;
-        let mut searched = 0;
-        for i in 0..moves.len() {
-            let mv = moves[i];
-            if self.excluded.contains(&mv) {
-                continue;
-            }
-            let child = root.play(&mv);
-            self.push_key(root, &mv, &child);
-            let mut score;
-            if searched == 0 {
-                score = -self.pvs(&child, depth - 1, -beta, -alpha, 1);
-            } else {
-                score = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1);
-                if score > alpha && score < beta {
-                    score = -self.pvs(&child, depth - 1, -beta, -alpha, 1);
-                }
-            }
-            self.pop_key();
-            searched += 1;
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_at = Some(i);
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(0, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if let Some(i) = best_at {
-            // The best move leads the next iteration; the others keep their relative order.
-            moves[..=i].rotate_right(1);
-        }
-        best
-    }
-
-    /// Runs iterative deepening on `root`, calling `report` after each completed iteration (and
-    /// for each line of MultiPV), and returns the best move found. A result is produced even when
-    /// the search is stopped before its first iteration ends.
-    pub fn run(&mut self, root: &G, mut report: impl FnMut(Info<G::Move>)) -> SearchResult<G::Move> {
-        self.tt.new_search();
-        let mut moves = MoveList::new();
-        root.generate(&mut moves);
-        if !self.only.is_empty() && moves.iter().any(|m| self.only.contains(m)) {
-            let mut kept = MoveList::new();
-            for m in moves.iter().filter(|m| self.only.contains(m)) {
-                kept.push(*m);
-            }
-            moves = kept;
-        }
-        let mut result = SearchResult {
-            best: moves.first().copied(),
-            ponder: None,
-            score: 0,
-            depth: 0,
-            nodes: 0,
-        };
-        if moves.is_empty() {
-            result.score = root
-                .outcome()
-                .map_or(0, |o| outcome_score(o, root.side_to_move(), 0));
-            return result;
-        }
-        // In a game a forced move is played at once; analysis still searches it.
-        if moves.len() == 1 && (self.limits.clock.is_some() || self.limits.play) && !self.pondering {
-            return result;
-        }
-        // Start from the table's move, when it has one.
-        if let Some(i) = self.tt.probe(root.key(), 0).and_then(|e| e.mv) {
-            let i = usize::from(i);
-            if i < moves.len() {
-                moves[..=i].rotate_right(1);
-            }
-        }
-        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let lines = self.limits.multipv.clamp(1, moves.len());
-        let mut prev = 0;
-        for depth in 1..=max_depth as i32 {
-            self.seldepth = 0;
-            self.root_depth = depth as usize;
-            self.excluded.clear();
-            let mut first_score = None;
-            for line in 1..=lines {
-                let score =
-                    self.aspiration(root, &mut moves, depth, if line == 1 { prev } else { -INFINITY });
-                if self.stopped && (line > 1 || self.pv[0].is_empty()) {
-                    break;
-                }
-                let pv: Vec<G::Move> = self.pv[0].iter().copied().collect();
-                let Some(&best) = pv.first() else { break };
-                if line == 1 {
-                    first_score = Some(score);
-                    result.best = Some(best);
-                    result.ponder = pv.get(1).copied();
-                    result.score = score;
-                }
-                report(Info {
-                    depth: depth as u32,
-                    seldepth: self.seldepth as u32,
-                    score,
-                    nodes: self.nodes,
-                    time: self.start.elapsed(),
-                    pv,
-                    multipv: line,
-                });
-                self.excluded.push(best);
-                if self.stopped {
-                    break;
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            result.depth = depth as u32;
-            if let Some(s) = first_score {
-                prev = s;
-            }
-            // Bring the MultiPV lines back in front, best first, for the next iteration.
-            for k in (0..self.excluded.len()).rev() {
-                let m = self.excluded[k];
-                if let Some(p) = moves.iter().position(|x| *x == m) {
-                    moves[..=p].rotate_right(1);
-                }
-            }
-            if !self.limits.infinite {
-                if self
-                    .soft
-                    .is_some_and(|s| !self.pondering && self.clock_start.elapsed() >= s)
-                {
-                    break;
-                }
-                // A proved result needs no deeper search.
-                if let Some(d) = win_distance(prev)
-                    && depth >= 2 * d.abs() + 2
-                    && lines == 1
-                {
-                    break;
-                }
-            }
-        }
-        // Pondering and infinite searches report only when told to stop.
-        if self.limits.infinite || self.pondering {
-            while !self.shared.stop.load(Ordering::Relaxed)
-                && (self.limits.infinite || self.shared.ponder.load(Ordering::Relaxed))
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-        result.nodes = self.nodes;
-        result
-    }
-
-    fn aspiration(&mut self, root: &G, moves: &mut MoveList<G::Move>, depth: i32, prev: i32) -> i32 {
-        if depth < 4 || prev.abs() >= WIN_BOUND || prev == -INFINITY {
-            return self.root(root, moves, depth, -INFINITY, INFINITY);
-        }
-        let mut delta = 30;
-        let (mut alpha, mut beta) = (prev - delta, prev + delta);
-        loop {
-            let score = self.root(root, moves, depth, alpha, beta);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return score;
-            }
-            delta *= 2;
-            if delta > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
         }
     }
 }

@@ -1,0 +1,78 @@
+//! Move ordering: the transposition-table move first, then captures by gain, the two killers of
+//! the ply, then quiet moves by history; the cutoff bookkeeping that feeds killers and history; and
+//! the selection of the next move to search.
+
+use super::Search;
+use crate::eval::{Evaluate, HISTORY_SLOTS};
+use crate::game::MoveList;
+
+/// The ordering score of the first killer; the second scores one less, every quiet move without a
+/// killer's place scores its history, which stays below both.
+pub(super) const KILLER: i32 = 1 << 22;
+
+impl<G: Evaluate> Search<'_, G> {
+    /// Orders moves: TT move, captures by gain, killers, then history.
+    pub(super) fn score_moves(
+        &self,
+        pos: &G,
+        moves: &MoveList<G::Move>,
+        tt_move: Option<u16>,
+        ply: usize,
+    ) -> MoveList<i32> {
+        let mut scores = MoveList::new();
+        let side = pos.side_to_move().index();
+        let killers = self.killers[ply];
+        for (i, mv) in moves.iter().enumerate() {
+            let s = if tt_move == Some(i as u16) {
+                1 << 30
+            } else if pos.is_capture(mv) {
+                (1 << 24) + pos.move_gain(mv)
+            } else if killers[0] == Some(*mv) {
+                KILLER
+            } else if killers[1] == Some(*mv) {
+                KILLER - 1
+            } else {
+                self.history[side * HISTORY_SLOTS + G::move_slot(mv)]
+            };
+            scores.push(s);
+        }
+        scores
+    }
+
+    /// Moves the best-scored remaining move to `i` and returns its original index.
+    #[inline(always)]
+    pub(super) fn pick(
+        moves: &mut MoveList<G::Move>,
+        scores: &mut MoveList<i32>,
+        index: &mut MoveList<u16>,
+        i: usize,
+    ) {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+        index.swap(i, best);
+    }
+
+    /// A quiet move refuted the node at `ply`: it becomes the ply's first killer and its history
+    /// grows by `depth` squared (all of history is halved when one entry passes 2^20).
+    #[inline(always)]
+    pub(super) fn note_cutoff(&mut self, side: usize, mv: G::Move, ply: usize, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let h = &mut self.history[side * HISTORY_SLOTS + G::move_slot(&mv)];
+        *h += depth * depth;
+        if *h > 1 << 20 {
+            for x in self.history.iter_mut() {
+                *x /= 2;
+            }
+        }
+    }
+}
