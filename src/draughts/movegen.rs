@@ -903,22 +903,186 @@ fn count_frisian_man_captures<R: Rules, const WHITE: bool>(
         }
         return u64::from(if king_singles > 0 { king_singles } else { singles });
     }
+    count_frisian_long_captures::<R, WHITE>(&from, &going, jump_squares, empty, opp, opp_kings, dup)
+}
+
+/// The number of captures of [`count_frisian_man_captures`] when some first jump goes on, so that
+/// every kept sequence takes at least two pieces. The second jumps are found with shifts for all
+/// men at once like the first; the sequences of two jumps that end there are counted on the sets,
+/// and only those that may go on are walked, from their second landing square. `from[i]` are the
+/// squares from which a man jumps in direction `i` on the board as it stands, `going[i]` the
+/// landing squares of first jumps in direction `i` that go on, `jump_squares` the union of `from`.
+///
+/// A second jump in direction `j` from the landing square of a first jump in direction `i` sees the
+/// board as it stands (the squares the first jump changed lie on its own line, see
+/// [`man_sequences`]). After it, the board differs from the one standing in three squares: the
+/// start square, now empty; the first piece taken, still on the board but not to be jumped again;
+/// the first landing square, empty as before. Whether the sequence goes on is tested on the board
+/// as it stands, less the jump back over the second piece taken (direction `-j`, landing on the
+/// first landing square); that test may also see a jump over the first piece taken, which only
+/// sends the sequence to the walk (where it ends). It misses only a landing on the start square,
+/// possible when `-(i + j)` is a direction (a third jump closing a triangle), tested apart. Two
+/// different paths of two jumps from one square never take the same two pieces, so the sequences
+/// counted on the sets have no duplicates (D-A1) among themselves or with the walked ones, which
+/// take more pieces. Among sequences of two jumps the most kings taken wins (Art. 11); the walked
+/// ones are ranked against them by value.
+#[inline(always)]
+fn count_frisian_long_captures<R: Rules, const WHITE: bool>(
+    from: &[BitsOf<R>; 8],
+    going: &[BitsOf<R>; 8],
+    jump_squares: BitsOf<R>,
+    empty: BitsOf<R>,
+    opp: BitsOf<R>,
+    opp_kings: BitsOf<R>,
+    dup: Duplicates,
+) -> u64 {
+    let victims = if R::MEN_CAPTURE_KINGS {
+        opp
+    } else {
+        opp & !opp_kings
+    };
+    let mut pairs = SecondJumps::<R> {
+        from: *from,
+        going: *going,
+        jump_squares,
+        victims,
+        opp_kings,
+        by_kings: [0; 3],
+        pending: [(BitsOf::<R>::EMPTY, 0, 0); 8],
+        pending_count: 0,
+    };
+    // Every pair of directions written out with constant indices: as a loop over runtime indices
+    // the shifts were not constant and the loop was not unrolled.
+    macro_rules! pairs {
+        ($($i:literal)*) => { $( pairs!(@row $i; 0 1 2 3 4 5 6 7); )* };
+        (@row $i:literal; $($j:literal)*) => {
+            // Tested once per row: most rows have no first jump that goes on.
+            if !pairs.going[$i].is_empty() {
+                $( pairs.pair::<WHITE, $i, $j>(); )*
+            }
+        };
+    }
+    pairs!(0 1 2 3 4 5 6 7);
     let mut list = MoveList::new();
     let mut walk = Captures::<R>::new(&mut list, opp, opp_kings, empty, dup);
-    for i in 0..n {
-        let d = dirs[i];
-        for l in going[i].iter() {
-            let land = BitsOf::<R>::bit(l);
-            let taken = R::Board::step(land, -d);
-            let start = R::Board::step(taken, -d);
-            walk.from = start.lowest() as u8;
-            walk.empty = empty | start;
-            let saved = walk.note_king(taken, taken);
-            walk.man::<WHITE>(land, taken, d);
-            walk.kings_met = saved;
+    let (dirs, n) = man_capture_dirs::<R, WHITE>();
+    if pairs.pending_count as usize > pairs.pending.len() {
+        // More pairs to walk than were kept: walk every sequence from its first landing square.
+        pairs.by_kings = [0; 3];
+        for i in 0..n {
+            let d = dirs[i];
+            for l in going[i].iter() {
+                let land = BitsOf::<R>::bit(l);
+                let taken = R::Board::step(land, -d);
+                let start = R::Board::step(taken, -d);
+                walk.from = start.lowest() as u8;
+                walk.empty = empty | start;
+                walk.man::<WHITE>(land, taken, d);
+            }
+        }
+    } else {
+        for &(on, i, j) in &pairs.pending[..pairs.pending_count as usize] {
+            let (di, dj) = (dirs[i as usize], dirs[j as usize]);
+            for l in on.iter() {
+                let land = BitsOf::<R>::bit(l);
+                let second = R::Board::step(land, -dj);
+                let first_taken = R::Board::step(R::Board::step(second, -dj), -di);
+                let start = R::Board::step(first_taken, -di);
+                walk.from = start.lowest() as u8;
+                walk.empty = empty | start;
+                walk.man::<WHITE>(land, first_taken | second, dj);
+            }
         }
     }
-    list.len() as u64
+    let by_kings = pairs.by_kings;
+    let (kings, set_count) = if by_kings[2] > 0 {
+        (2, by_kings[2])
+    } else if by_kings[1] > 0 {
+        (1, by_kings[1])
+    } else {
+        (0, by_kings[0])
+    };
+    // The rank `Captures::rank` gives a man's two jumps taking `kings` kings.
+    let set_rank = (((2 - kings) + 2 * kings) * 50 - kings) << 1;
+    let (walked, best) = (walk.list.len() as u32, walk.best);
+    let kept = if walked == 0 || (set_count > 0 && set_rank > best) {
+        set_count
+    } else if set_count > 0 && set_rank == best {
+        set_count + walked
+    } else {
+        walked
+    };
+    u64::from(kept)
+}
+
+/// The state of [`count_frisian_long_captures`] over the pairs of jump directions.
+struct SecondJumps<R: Rules> {
+    from: [BitsOf<R>; 8],
+    going: [BitsOf<R>; 8],
+    jump_squares: BitsOf<R>,
+    victims: BitsOf<R>,
+    opp_kings: BitsOf<R>,
+    /// Sequences of two jumps that end, by the number of kings they take.
+    by_kings: [u32; 3],
+    /// Second landing squares from which the sequence may go on, with the two directions.
+    pending: [(BitsOf<R>, u8, u8); 8],
+    /// How many entries of `pending` were found (more than it holds: all must be walked).
+    pending_count: u32,
+}
+
+impl<R: Rules> SecondJumps<R> {
+    /// The sequences whose first jump goes in direction `I` and second in direction `J`.
+    // The loops over `0..8` with a constant bound unroll into constant shifts, as measured.
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    fn pair<const WHITE: bool, const I: usize, const J: usize>(&mut self) {
+        let (dirs, n) = man_capture_dirs::<R, WHITE>();
+        if I >= n || J >= n || dirs[J] == -dirs[I] {
+            return;
+        }
+        let (di, dj) = (dirs[I], dirs[J]);
+        let step2 = |x: BitsOf<R>, d: i32| R::Board::step(R::Board::step(x, d), d);
+        let land = step2(self.going[I] & self.from[J], dj);
+        if land.is_empty() {
+            return;
+        }
+        let mut on = BitsOf::<R>::EMPTY;
+        if !(land & self.jump_squares).is_empty() {
+            for k in 0..8 {
+                if k < n && dirs[k] != -dj {
+                    on |= self.from[k];
+                }
+            }
+            on &= land;
+        }
+        // The triangle: from the second landing square over the piece on `-(di + dj)` back to
+        // the start square, which is empty during the capture.
+        let back = -(di + dj);
+        let mut closes = false;
+        for k in 0..8 {
+            closes |= k < n && dirs[k] == back;
+        }
+        if closes {
+            on |= land & R::Board::step(self.victims, -back);
+        }
+        let ends = land & !on;
+        if self.opp_kings.is_empty() {
+            self.by_kings[0] += ends.count();
+        } else {
+            // The first piece taken is `di + 2 dj` back from the landing square, the second `dj`.
+            let king1 = ends & R::Board::step(step2(self.opp_kings, dj), di);
+            let king2 = ends & R::Board::step(self.opp_kings, dj);
+            let two = (king1 & king2).count();
+            let one = (king1 ^ king2).count();
+            self.by_kings[2] += two;
+            self.by_kings[1] += one;
+            self.by_kings[0] += ends.count() - one - two;
+        }
+        if !on.is_empty() {
+            self.pending[self.pending_count as usize & 7] = (on, I as u8, J as u8);
+            self.pending_count += 1;
+        }
+    }
 }
 
 /// The number of captures of the side with pieces `own` against `opp` (`all_kings` the kings of
