@@ -31,7 +31,8 @@ struct Cli {
 const HUB_HELP: &str = "\
 Commands (one per line; arguments are name=value, quoted when they hold spaces):
   hub                      -> id, param lines, wait
-  set-param name=N value=V parameters: variant, tt-size, threads, ponder, multipv, rule options
+  set-param name=N value=V parameters: variant, tt-size, threads, ponder, multipv, eval-file,
+                           rule options
   init                     -> ready
   new-game                 clears the table
   pos [pos=P] [start] [moves=\"M ...\"]  P: a Hub position string or a PDN FEN
@@ -49,6 +50,7 @@ Commands:
   uci                      -> id name, id author, option lines, uciok
   isready                  -> readyok (also while searching)
   setoption name <name> [value <value>]  UCI_Variant, Hash, Threads, MultiPV, Ponder, Clear Hash,
+                           EvalFile,
                            and the rule options
   ucinewgame               clears the table
   position startpos|fen <FEN> [moves <move>...]  moves in the variant's notation

@@ -371,16 +371,35 @@ pub fn restore_default(variant: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The `eval-file` option (Hub `eval-file`, UCI `EvalFile`): loads the file at `value` for
+/// `variant`, or restores the embedded weights when `value` is empty or `<default>`.
+///
+/// # Errors
+/// As [`load_file`].
+pub fn set_eval_file(variant: &str, value: &str) -> Result<(), String> {
+    let value = value.trim();
+    if value.is_empty() || value == DEFAULT_LABEL {
+        if slot_of(variant) != usize::MAX {
+            restore_default(variant)?;
+        }
+        return Ok(());
+    }
+    load_file(variant, value)
+}
+
+/// The value of the `eval-file` option that stands for the embedded weights.
+pub const DEFAULT_LABEL: &str = "<default>";
+
 /// What `variant` evaluates with: the path of a loaded file, or `<default>`.
 pub fn current_label(variant: &str) -> String {
     let Ok(slot) = slot(variant) else {
-        return "<default>".to_string();
+        return DEFAULT_LABEL.to_string();
     };
     match slot.current.load(Ordering::Acquire) {
-        EMBEDDED => "<default>".to_string(),
+        EMBEDDED => DEFAULT_LABEL.to_string(),
         i => slot.loaded[i - 1]
             .get()
-            .map_or_else(|| "<default>".to_string(), |(_, p)| p.clone()),
+            .map_or_else(|| DEFAULT_LABEL.to_string(), |(_, p)| p.clone()),
     }
 }
 
