@@ -57,7 +57,8 @@ pub struct TrainArgs {
     /// Fraction of the games held out to measure the fit on positions not trained on.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
-    /// L2 penalty on every weight (per position, weights in hundredths of a man).
+    /// L2 penalty on the pattern weights (per position, weights in hundredths of a man; the linear
+    /// terms have none).
     #[arg(long, default_value_t = 1e-7)]
     pub l2: f64,
     /// Adam step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
@@ -69,6 +70,9 @@ pub struct TrainArgs {
     /// Use at most this many positions (the first ones of the files).
     #[arg(long)]
     pub max_positions: Option<usize>,
+    /// Region configurations seen in fewer training positions than this get no weight (zero).
+    #[arg(long, default_value_t = 10)]
+    pub min_count: u32,
     /// Seed of the held-out split and of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -89,6 +93,8 @@ pub struct Samples {
     pub score: Vec<f32>,
     /// Game results for the side to move (1, 0.5, 0).
     pub result: Vec<f32>,
+    /// The hand-set evaluation's scores, for comparison.
+    pub hand: Vec<f32>,
 }
 
 impl Samples {
@@ -109,6 +115,7 @@ impl Samples {
             .extend(f.linear.iter().map(|&x| x.clamp(-32768, 32767) as i16));
         self.phase.push(f.phase as u16);
         self.score.push(score as f32);
+        self.hand.push(crate::eval::draughts::hand_evaluate(pos) as f32);
         self.result.push(if pos.side_to_move() == Side::White {
             white_result
         } else {
@@ -249,6 +256,8 @@ pub struct Options {
     pub batch: usize,
     /// Shuffle seed.
     pub seed: u64,
+    /// Pattern configurations seen in fewer training positions are set to zero.
+    pub min_count: u32,
 }
 
 /// One epoch's figures.
@@ -410,7 +419,8 @@ pub fn fit(
             t += 1;
             let n = chunk.len() as f32;
             pat.step(&mut model.pat, n, lr, o.l2 as f32, t);
-            lin.step(&mut model.lin, n, lr, o.l2 as f32, t);
+            // No penalty on the linear terms: material must keep its value.
+            lin.step(&mut model.lin, n, lr, 0.0, t);
         }
         let epoch = Epoch {
             epoch: e + 1,
@@ -419,6 +429,21 @@ pub fn fit(
         };
         report(&epoch);
         epochs.push(epoch);
+    }
+    // Configurations seen in fewer than `min_count` training positions keep no weight: too few
+    // games to tell their value from noise, and a search seeks out what its evaluation overrates.
+    if o.min_count > 0 {
+        let mut seen = vec![0u32; model.pat.len() / 2];
+        for (k, &x) in train.index.iter().enumerate() {
+            let r = k % model.regions;
+            seen[r * ENTRIES + usize::from(x)] += 1;
+        }
+        for (j, &c) in seen.iter().enumerate() {
+            if c < o.min_count {
+                model.pat[2 * j] = 0.0;
+                model.pat[2 * j + 1] = 0.0;
+            }
+        }
     }
     let mut net = model.to_net(start);
     net.k = o.k as f32;
@@ -429,6 +454,19 @@ pub fn fit(
 pub fn net_loss(net: &Net, s: &Samples, o: &Options) -> f64 {
     let model = Model::from_net(net);
     model.loss(s, o)
+}
+
+/// The loss of the hand-set evaluation over `s`, for comparison.
+pub fn hand_loss(s: &Samples, o: &Options) -> f64 {
+    let model = Model {
+        regions: 0,
+        pat: Vec::new(),
+        lin: Vec::new(),
+    };
+    (0..s.len())
+        .map(|i| cross_entropy(sigmoid(f64::from(s.hand[i]) / o.k), model.target(s, i, o)))
+        .sum::<f64>()
+        / s.len().max(1) as f64
 }
 
 /// Runs `tempo train`.
@@ -497,8 +535,14 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         lr: args.lr,
         batch: args.batch,
         seed: args.seed,
+        min_count: args.min_count,
     };
     let start = Net::initial::<R>();
+    eprintln!(
+        "hand-set evaluation: train loss {:.5}  held-out loss {:.5}",
+        hand_loss(&train, &o),
+        hand_loss(&held, &o)
+    );
     eprintln!(
         "start: train loss {:.5}  held-out loss {:.5}",
         net_loss(&start, &train, &o),
@@ -519,6 +563,12 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         "integer weights: train loss {:.5}  held-out loss {:.5}",
         net_loss(&net, &train, &o),
         net_loss(&net, &held, &o)
+    );
+    let results = Options { lambda: 1.0, ..o };
+    eprintln!(
+        "held-out loss against the results alone: {:.5} (hand-set evaluation {:.5})",
+        net_loss(&net, &held, &results),
+        hand_loss(&held, &results)
     );
     let one = f64::from(1u32 << SHIFT);
     let terms: Vec<String> = pattern::LINEAR_NAMES
@@ -618,6 +668,7 @@ mod tests {
             lr: 1.0,
             batch: 64,
             seed: 1,
+            min_count: 0,
         };
         let start = Net::initial::<BrazilianRules>();
         let before = net_loss(&start, &train, &o);
