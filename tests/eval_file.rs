@@ -18,11 +18,7 @@ fn weight_files(tag: &str) -> (String, String, std::path::PathBuf) {
     damaged[1000] ^= 0x40;
     let bad = dir.join("bad.bin");
     std::fs::write(&bad, damaged).unwrap();
-    (
-        good.display().to_string(),
-        bad.display().to_string(),
-        dir,
-    )
+    (good.display().to_string(), bad.display().to_string(), dir)
 }
 
 fn hub_param(e: &mut Engine, name: &str) -> String {

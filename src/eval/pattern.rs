@@ -211,8 +211,7 @@ fn gather<W: Word>(mine: W, theirs: W, turn: bool, regions: &Regions, out: &mut 
     };
     for (r, s) in regions.starts[..regions.count].iter().enumerate() {
         let m = mine.pair(s[0]) | mine.pair(s[1]) << 2 | mine.pair(s[2]) << 4 | mine.pair(s[3]) << 6;
-        let t =
-            theirs.pair(s[0]) | theirs.pair(s[1]) << 2 | theirs.pair(s[2]) << 4 | theirs.pair(s[3]) << 6;
+        let t = theirs.pair(s[0]) | theirs.pair(s[1]) << 2 | theirs.pair(s[2]) << 4 | theirs.pair(s[3]) << 6;
         out[r] = TERNARY[m] + 2 * TERNARY[t];
     }
 }
@@ -401,8 +400,7 @@ impl Net {
             mg += w[0] * x;
             eg += w[1] * x;
         }
-        let blended = (i64::from(mg) * i64::from(f.phase)
-            + i64::from(eg) * i64::from(PHASE_FULL - f.phase))
+        let blended = (i64::from(mg) * i64::from(f.phase) + i64::from(eg) * i64::from(PHASE_FULL - f.phase))
             / i64::from(PHASE_FULL);
         (blended / (1 << SHIFT)) as i32
     }
@@ -554,7 +552,10 @@ mod tests {
             let turned = regions.span - 1 - b;
             assert_eq!(
                 <R::Board as Geometry>::coords(turned),
-                (<R::Board as Geometry>::WIDTH - 1 - c, <R::Board as Geometry>::HEIGHT - 1 - r)
+                (
+                    <R::Board as Geometry>::WIDTH - 1 - c,
+                    <R::Board as Geometry>::HEIGHT - 1 - r
+                )
             );
         }
     }

@@ -135,9 +135,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     let n = usize::from(r.u8("variant name")?);
     let name = String::from_utf8_lossy(r.take(n, "variant name")?).into_owned();
     if name != variant {
-        return Err(format!(
-            "the weights are for {name}, not for {variant}"
-        ));
+        return Err(format!("the weights are for {name}, not for {variant}"));
     }
     let (w, h) = (u32::from(r.u8("board size")?), u32::from(r.u8("board size")?));
     if (w, h) != (width, height) {
@@ -148,7 +146,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     let regions = usize::from(r.u16("region count")?);
     let expected = Regions::new(width, height).count;
     if regions != expected {
-        return Err(format!("{regions} regions; a {width}x{height} board has {expected}"));
+        return Err(format!(
+            "{regions} regions; a {width}x{height} board has {expected}"
+        ));
     }
     let squares = usize::from(r.u8("region size")?);
     let linear = usize::from(r.u16("linear count")?);
@@ -225,7 +225,7 @@ pub const LEARNABLE: [&str; 15] = [
 /// another variant, add its line here.
 pub fn embedded(variant: &str) -> Option<&'static [u8]> {
     match variant {
-        // "international" => Some(include_bytes!("../../weights/international.bin")),
+        "international" => Some(include_bytes!("../../weights/international.bin")),
         _ => None,
     }
 }
@@ -430,18 +430,38 @@ mod tests {
         let bytes = encode(&sample_net());
         let mut flipped = bytes.clone();
         flipped[100] ^= 1;
-        assert!(decode_for::<BrazilianRules>(&flipped).unwrap_err().contains("checksum"));
+        assert!(
+            decode_for::<BrazilianRules>(&flipped)
+                .unwrap_err()
+                .contains("checksum")
+        );
         let truncated = &bytes[..bytes.len() - 100];
-        assert!(decode_for::<BrazilianRules>(truncated).unwrap_err().contains("checksum"));
-        assert!(decode_for::<BrazilianRules>(&bytes[..10]).unwrap_err().contains("truncated"));
+        assert!(
+            decode_for::<BrazilianRules>(truncated)
+                .unwrap_err()
+                .contains("checksum")
+        );
+        assert!(
+            decode_for::<BrazilianRules>(&bytes[..10])
+                .unwrap_err()
+                .contains("truncated")
+        );
         let err = decode(&bytes, "russian", 8, 8).unwrap_err();
         assert!(err.contains("for brazilian, not for russian"), "{err}");
-        assert!(decode_for::<BrazilianRules>(b"hello world").unwrap_err().contains("magic"));
+        assert!(
+            decode_for::<BrazilianRules>(b"hello world")
+                .unwrap_err()
+                .contains("magic")
+        );
         let mut longer = bytes[..bytes.len() - 8].to_vec();
         longer.extend_from_slice(&[0, 0]);
         let sum = fnv1a(&longer);
         longer.extend_from_slice(&sum.to_le_bytes());
-        assert!(decode_for::<BrazilianRules>(&longer).unwrap_err().contains("bytes of weights"));
+        assert!(
+            decode_for::<BrazilianRules>(&longer)
+                .unwrap_err()
+                .contains("bytes of weights")
+        );
     }
 
     #[test]

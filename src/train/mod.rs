@@ -45,24 +45,24 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Weight of the game result in the target; the rest goes to the search score.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
     /// Logistic scale in hundredths of a man (default: fitted so that sigmoid(score / K) best
     /// predicts the results).
     #[arg(long)]
     pub k: Option<f64>,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Fraction of the games held out to measure the fit on positions not trained on.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
-    /// L2 penalty on the pattern weights (per position, weights in hundredths of a man; the linear
-    /// terms have none).
+    /// L2 penalty on every weight (per position, weights in hundredths of a man). It also keeps
+    /// the middle-game weights of terms rare on a full board (runaways, kings) from drifting.
     #[arg(long, default_value_t = 1e-7)]
     pub l2: f64,
     /// Adam step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 2.0)]
     pub lr: f64,
     /// Positions a minibatch.
     #[arg(long, default_value_t = 4096)]
@@ -70,8 +70,9 @@ pub struct TrainArgs {
     /// Use at most this many positions (the first ones of the files).
     #[arg(long)]
     pub max_positions: Option<usize>,
-    /// Region configurations seen in fewer training positions than this get no weight (zero).
-    #[arg(long, default_value_t = 10)]
+    /// Region configurations seen in fewer training positions than this get no weight (zero;
+    /// 0: off).
+    #[arg(long, default_value_t = 0)]
     pub min_count: u32,
     /// Seed of the held-out split and of the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -176,8 +177,7 @@ pub fn load<R: Rules>(
                 continue;
             }
             let mut fields = line.split('\t');
-            let (Some(fen), Some(score), Some(result)) = (fields.next(), fields.next(), fields.next())
-            else {
+            let (Some(fen), Some(score), Some(result)) = (fields.next(), fields.next(), fields.next()) else {
                 return Err(format!("{}: not a position line", at()));
             };
             let pos = Draughts::<R>::from_fen(fen).map_err(|e| format!("{}: {e}", at()))?;
@@ -419,8 +419,7 @@ pub fn fit(
             t += 1;
             let n = chunk.len() as f32;
             pat.step(&mut model.pat, n, lr, o.l2 as f32, t);
-            // No penalty on the linear terms: material must keep its value.
-            lin.step(&mut model.lin, n, lr, 0.0, t);
+            lin.step(&mut model.lin, n, lr, o.l2 as f32, t);
         }
         let epoch = Epoch {
             epoch: e + 1,
@@ -577,8 +576,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         .map(|(n, w)| format!("{n} {:.1}/{:.1}", f64::from(w[0]) / one, f64::from(w[1]) / one))
         .collect();
     eprintln!("linear terms (middle game/endgame): {}", terms.join(", "));
-    std::fs::write(&args.out, weights::encode(&net))
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, weights::encode(&net)).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
         "wrote {} ({} x {} board, {} regions) in {:.1} s total",
         args.out.display(),
@@ -619,10 +617,7 @@ mod tests {
                 let mv = if rng.random_bool(0.3) {
                     list[rng.random_range(0..list.len())]
                 } else {
-                    *list
-                        .iter()
-                        .min_by_key(|m| pos.play(m).evaluate())
-                        .unwrap()
+                    *list.iter().min_by_key(|m| pos.play(m).evaluate()).unwrap()
                 };
                 lines.push(format!("{}\t{}", pos.to_fen(), hand_evaluate(&pos)));
                 pos = pos.play(&mv);
