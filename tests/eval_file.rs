@@ -63,6 +63,8 @@ fn hub_eval_file_loads_refuses_and_restores() {
     let (err, _) = e.until("error");
     assert!(err.contains("no learned evaluation"), "{err}");
     e.send("set-param name=variant value=normal");
+    e.send("set-param name=eval-file value=<hand>");
+    assert_eq!(hub_param(&mut e, "eval-file"), "<hand>");
     e.send("set-param name=eval-file value=<default>");
     assert_eq!(hub_param(&mut e, "eval-file"), "<default>");
     e.send(&format!("set-param name=eval-file value={good}"));

@@ -272,6 +272,8 @@ pub const MAX_LOADS: usize = 64;
 
 /// `current` of a slot: its embedded weights.
 const EMBEDDED: usize = 0;
+/// `current` of a slot: the hand-set evaluation.
+const HAND: usize = usize::MAX;
 
 struct Slot {
     /// [`EMBEDDED`], or 1 + the cell of `loaded` in use.
@@ -325,6 +327,7 @@ pub fn current<R: Rules>() -> Option<&'static Net> {
     let slot = &SLOTS[index];
     match slot.current.load(Ordering::Acquire) {
         EMBEDDED => embedded_net(slot, R::NAME),
+        HAND => None,
         i => slot.loaded[i - 1].get().map(|(net, _)| net),
     }
 }
@@ -372,7 +375,8 @@ pub fn restore_default(variant: &str) -> Result<(), String> {
 }
 
 /// The `eval-file` option (Hub `eval-file`, UCI `EvalFile`): loads the file at `value` for
-/// `variant`, or restores the embedded weights when `value` is empty or `<default>`.
+/// `variant`, restores the embedded weights when `value` is empty or `<default>`, or selects the
+/// hand-set evaluation with `<hand>`.
 ///
 /// # Errors
 /// As [`load_file`].
@@ -384,11 +388,19 @@ pub fn set_eval_file(variant: &str, value: &str) -> Result<(), String> {
         }
         return Ok(());
     }
+    if value == HAND_LABEL {
+        if slot_of(variant) != usize::MAX {
+            slot(variant)?.current.store(HAND, Ordering::Release);
+        }
+        return Ok(());
+    }
     load_file(variant, value)
 }
 
 /// The value of the `eval-file` option that stands for the embedded weights.
 pub const DEFAULT_LABEL: &str = "<default>";
+/// The value of the `eval-file` option that selects the hand-set evaluation.
+pub const HAND_LABEL: &str = "<hand>";
 
 /// What `variant` evaluates with: the path of a loaded file, or `<default>`.
 pub fn current_label(variant: &str) -> String {
@@ -397,6 +409,7 @@ pub fn current_label(variant: &str) -> String {
     };
     match slot.current.load(Ordering::Acquire) {
         EMBEDDED => DEFAULT_LABEL.to_string(),
+        HAND => HAND_LABEL.to_string(),
         i => slot.loaded[i - 1]
             .get()
             .map_or_else(|| DEFAULT_LABEL.to_string(), |(_, p)| p.clone()),

@@ -363,12 +363,13 @@ impl Adam {
         const B2: f32 = 0.999;
         let c1 = 1.0 - B1.powi(t);
         let c2 = 1.0 - B2.powi(t);
-        for i in 0..w.len() {
-            let g = self.g[i] / n + l2 * w[i];
-            self.g[i] = 0.0;
-            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
-            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g * g;
-            w[i] -= lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+        let state = self.g.iter_mut().zip(self.m.iter_mut().zip(self.v.iter_mut()));
+        for (w, (grad, (m, v))) in w.iter_mut().zip(state) {
+            let g = *grad / n + l2 * *w;
+            *grad = 0.0;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
         }
     }
 }
@@ -652,7 +653,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let data = dir.join("data.txt");
         std::fs::write(&data, tiny_data(40, 3)).unwrap();
-        let (train, held) = load::<BrazilianRules>(&[data.clone()], 0.25, 1, None).unwrap();
+        let (train, held) = load::<BrazilianRules>(std::slice::from_ref(&data), 0.25, 1, None).unwrap();
         assert!(train.len() > 300, "{}", train.len());
         assert!(!held.is_empty());
         let o = Options {
