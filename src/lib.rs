@@ -11,7 +11,8 @@
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
 //! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games;
 //! - [`arena`]: `tempo match`, the match manager that plays engines against each other;
-//! - [`selfplay`]: `tempo selfplay`, training data from games of Tempo against itself.
+//! - [`selfplay`]: `tempo selfplay`, training data from games of Tempo against itself;
+//! - [`train`]: `tempo train`, the learned evaluation's weights fitted to self-play data.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -31,6 +32,7 @@ pub mod protocol;
 pub mod search;
 pub mod selfplay;
 pub mod show;
+pub mod train;
 pub mod tt;
 pub mod variant;
 pub mod zobrist;

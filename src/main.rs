@@ -31,7 +31,8 @@ struct Cli {
 const HUB_HELP: &str = "\
 Commands (one per line; arguments are name=value, quoted when they hold spaces):
   hub                      -> id, param lines, wait
-  set-param name=N value=V parameters: variant, tt-size, threads, ponder, multipv, rule options
+  set-param name=N value=V parameters: variant, tt-size, threads, ponder, multipv, eval-file,
+                           rule options
   init                     -> ready
   new-game                 clears the table
   pos [pos=P] [start] [moves=\"M ...\"]  P: a Hub position string or a PDN FEN
@@ -49,6 +50,7 @@ Commands:
   uci                      -> id name, id author, option lines, uciok
   isready                  -> readyok (also while searching)
   setoption name <name> [value <value>]  UCI_Variant, Hash, Threads, MultiPV, Ponder, Clear Hash,
+                           EvalFile,
                            and the rule options
   ucinewgame               clears the table
   position startpos|fen <FEN> [moves <move>...]  moves in the variant's notation
@@ -126,6 +128,24 @@ enum Command {
     /// Play International draughts over DXP (the DamExchange Protocol, TCP): as the follower
     /// (--listen) or the initiator (--connect). See protocol.md and README "## dxp".
     Dxp(tempo::protocol::dxp_player::DxpArgs),
+    /// Fit the learned evaluation (men's patterns in 4x4 regions and linear terms) to self-play
+    /// data and write a weight file.
+    ///
+    /// Reads the positions of --data (files of `tempo selfplay`; a game still being written at
+    /// the end of a file is left out), reduces each once to its features in compact arrays, and
+    /// fits the weights by minimising the logistic loss of sigmoid(eval/K) against the target
+    /// lambda*result + (1-lambda)*sigmoid(score/K), where result is the game's result and score
+    /// the search score, both for the side to move. K is fitted to the data unless given (--k).
+    /// Steps are Adam over shuffled minibatches with an L2 penalty; --holdout games (chosen by
+    /// --seed, whole games) are kept out and their loss is printed after every epoch, with the
+    /// training loss, on standard error. The weights are written in hundredths of a man (a man
+    /// near 100) to --out, in the format of src/eval/weights.rs; load them with the eval-file
+    /// option or ship them as weights/<variant>.bin (README, section train).
+    #[command(
+        after_help = "Example: tempo selfplay --games 20000 --depth 6 --out intl.txt\n\
+                      \x20        tempo train --data intl.txt --out weights/international.bin"
+    )]
+    Train(tempo::train::TrainArgs),
 }
 
 #[derive(clap::Args)]
@@ -374,6 +394,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => {
             with_variant!(args.variant, G => tempo::selfplay::run::<G>(args))
         }
+        Some(Command::Train(args)) => tempo::train::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -162,24 +162,45 @@ fn drawish<R: Rules>(pos: &Draughts<R>, strong: Side) -> bool {
     !(pos.pieces(weak) & pos.kings()).is_empty() && pos.pieces(strong).count() <= 3
 }
 
+/// The hand-set evaluation (the one used when the variant has no learned weights).
+pub fn hand_evaluate<R: Rules>(pos: &Draughts<R>) -> i32 {
+    let me = pos.side_to_move();
+    let total = (pos.pieces(Side::White) | pos.pieces(Side::Black)).count() as i32;
+    let full = (<R::Board as Geometry>::SQUARES as i32 * 4 / 5).max(1);
+    let phase = (total * 256 / full).min(256);
+    let mut score = side_score(pos, me, phase) - side_score(pos, me.opponent(), phase);
+    if drawish(pos, if score >= 0 { me } else { me.opponent() }) {
+        score /= WEIGHTS.drawish_divisor;
+    }
+    match R::GOAL {
+        // Losing the pieces is the aim: count material the other way round, keep the rest.
+        Goal::NoMoveWins => {
+            let count = |s: Side| pos.pieces(s).count() as i32;
+            -WEIGHTS.man * (count(me) - count(me.opponent()))
+        }
+        _ => score,
+    }
+}
+
+/// The learned evaluation ([`super::pattern`]) with the weights `net`, scaled down like the hand
+/// evaluation's when the side ahead likely cannot win against a flying king.
+pub fn learned_evaluate<R: Rules>(pos: &Draughts<R>, net: &super::pattern::Net) -> i32 {
+    let me = pos.side_to_move();
+    let mut score = net.evaluate(pos);
+    if drawish(pos, if score >= 0 { me } else { me.opponent() }) {
+        score /= WEIGHTS.drawish_divisor;
+    }
+    score
+}
+
 impl<R: Rules> Evaluate for Draughts<R> {
     fn evaluate(&self) -> i32 {
-        let me = self.side_to_move();
-        let total = (self.pieces(Side::White) | self.pieces(Side::Black)).count() as i32;
-        let full = (<R::Board as Geometry>::SQUARES as i32 * 4 / 5).max(1);
-        let phase = (total * 256 / full).min(256);
-        let mut score = side_score(self, me, phase) - side_score(self, me.opponent(), phase);
-        if drawish(self, if score >= 0 { me } else { me.opponent() }) {
-            score /= WEIGHTS.drawish_divisor;
-        }
-        match R::GOAL {
-            // Losing the pieces is the aim: count material the other way round, keep the rest.
-            Goal::NoMoveWins => {
-                let count = |s: Side| self.pieces(s).count() as i32;
-                -WEIGHTS.man * (count(me) - count(me.opponent()))
+        if super::pattern::learnable::<R>() {
+            if let Some(net) = super::weights::current::<R>() {
+                return learned_evaluate(self, net);
             }
-            _ => score,
         }
+        hand_evaluate(self)
     }
     fn quick_outcome(&self) -> Option<Outcome> {
         if R::GOAL == Goal::FirstKing {

@@ -4,9 +4,17 @@
 //! Scores are in hundredths of a man (a man is worth 100), from the point of view of the side to
 //! move. Each family keeps every weight in one struct of named constants ([`draughts::Weights`],
 //! [`odd::Weights`]) so that a tuning run can fit them from games without touching the code.
+//!
+//! The square-board variants with dark squares only and a normal goal also have a learned
+//! evaluation ([`pattern`]: men's patterns in 4x4 regions and linear terms, fitted by `tempo train`)
+//! whose weights come from [`weights`]: compiled in for the variants that ship a
+//! `weights/<variant>.bin`, or loaded from a file with the `eval-file` option. A variant without
+//! weights uses its hand evaluation.
 
 pub mod draughts;
 pub mod odd;
+pub mod pattern;
+pub mod weights;
 
 use crate::game::{Game, Outcome};
 

@@ -503,6 +503,10 @@ impl Hub {
             "param name=elo value={} type=int min={ELO_MIN} max={ELO_MAX}",
             self.strength.elo
         ));
+        self.out.line(&format!(
+            "param name=eval-file value={} type=string",
+            quote(&crate::eval::weights::current_label(self.variant.name()))
+        ));
         for o in rule_options() {
             let value = self
                 .options
@@ -552,6 +556,7 @@ impl Hub {
                 self.session.set_threads(n as usize);
             }
             "ponder" => self.ponder = boolean(name, value)?,
+            "eval-file" => crate::eval::weights::set_eval_file(self.variant.name(), value)?,
             "multipv" => {
                 let n = integer(name, value)?;
                 if !(1..=MULTIPV_MAX as u64).contains(&n) {

@@ -392,6 +392,10 @@ impl Uci {
             "option name UCI_Elo type spin default {} min {ELO_MIN} max {ELO_MAX}",
             self.strength.elo
         ));
+        self.out.line(&format!(
+            "option name EvalFile type string default {}",
+            crate::eval::weights::current_label(self.variant.name())
+        ));
         for o in rule_options() {
             let value = self
                 .options
@@ -456,6 +460,7 @@ impl Uci {
                 }
             }
             "clear hash" => self.session.new_game(),
+            "evalfile" => crate::eval::weights::set_eval_file(self.variant.name(), &value)?,
             "uci_limitstrength" => {
                 self.strength.limited = match value.as_str() {
                     "true" => true,

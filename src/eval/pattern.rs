@@ -1,0 +1,606 @@
+//! The learned evaluation of the square-board family: men's patterns in overlapping 4x4 regions
+//! plus a few linear terms, each with a middle-game and an endgame weight blended by the number of
+//! pieces on the board.
+//!
+//! # Features
+//!
+//! - **Regions.** A 4x4 window of the board at even column and row offsets holds 8 dark squares;
+//!   each is empty, a man of the side to move or a man of the other side, so a region's
+//!   configuration is a number below 3^8 = 6561 and each region has a table of 6561 weights.
+//!   Windows overlap by two columns or rows: 16 regions on 10x10, 9 on 8x8, 25 on 12x12. Kings count
+//!   as empty squares here: they enter through the linear terms.
+//! - **Linear terms** ([`LINEAR`], each a difference side to move minus opponent unless noted):
+//!   men, kings, having a king at all, advancement (rows each man has walked), runaway men one, two
+//!   and three rows from promotion with no enemy piece in the cone ahead, free forward steps of the
+//!   men, squares the kings can reach, flank imbalance, and a constant (the value of having the
+//!   move).
+//!
+//! # Orientation
+//!
+//! The board is always seen from the side to move: when Black is to move, the men's bit sets are
+//! turned 180 degrees and the colours swapped, so "my men" always walk up the board. One table then
+//! serves both colours, and because a position and its turned, colour-swapped twin with the other
+//! side to move are the same position for the evaluation, the model is symmetric by construction
+//! (no augmentation needed). Unlike an antisymmetric `F(pos) - F(flip(pos))`, it can still learn
+//! what having the move is worth in each pattern (the tempo): a region with my men facing the
+//! opponent's is not the mirror of the same region when it is the opponent's turn.
+//!
+//! In the padded layout of [`crate::draughts::geom`] the 180-degree turn of a board is the reversal
+//! of its `SPAN` bits (bit `b` goes to `SPAN - 1 - b`), one `reverse_bits` and a shift. The two dark
+//! squares of a window's row are consecutive bits, so a region's 8 bits of one colour are gathered
+//! with four shift-and-mask steps, and a 256-entry table turns the 8 bits of each colour into their
+//! ternary value: no per-square loop in the hot path.
+//!
+//! Weights are stored as integers in 1/2^[`SHIFT`] hundredths of a man; the score is in hundredths
+//! of a man like the hand evaluation's, so the search's margins keep their meaning.
+
+use crate::bits::Bits;
+use crate::draughts::geom::Geometry;
+use crate::draughts::rules::{Goal, Movement, Rules};
+use crate::draughts::{BitsOf, Draughts};
+use crate::game::{Game, Side};
+use std::any::Any;
+
+/// Dark squares in a region.
+pub const REGION_SQUARES: usize = 8;
+/// Configurations of a region: 3^8.
+pub const ENTRIES: usize = 6561;
+/// Most regions of any board (12x12: 5 x 5).
+pub const MAX_REGIONS: usize = 25;
+/// Number of linear terms.
+pub const LINEAR: usize = 11;
+/// Fraction bits of the stored weights: a weight of `w` is worth `w / 2^SHIFT` hundredths of a man.
+pub const SHIFT: u32 = 3;
+/// The phase of a full board: the blend is `(mg * phase + eg * (PHASE_FULL - phase)) / PHASE_FULL`.
+pub const PHASE_FULL: i32 = 256;
+
+/// Names of the linear terms, in the order of the weight file.
+pub const LINEAR_NAMES: [&str; LINEAR] = [
+    "man",
+    "king",
+    "has-king",
+    "advance",
+    "runaway-1",
+    "runaway-2",
+    "runaway-3",
+    "man-mobility",
+    "king-mobility",
+    "flank-imbalance",
+    "side-to-move",
+];
+/// Index of the constant term (side to move) among the linear terms.
+pub const BIAS: usize = 10;
+
+/// Whether variant `R` can use a learned evaluation: square boards with dark squares only, and a
+/// goal where pieces are worth having (Antidraughts, Turkish and Armenian keep the hand evaluation).
+pub const fn learnable<R: Rules>() -> bool {
+    !<R::Board as Geometry>::FULL && !matches!(R::GOAL, Goal::NoMoveWins)
+}
+
+/// Bit index of the `k`-th square of row `r` in the padded layout of rows of `half` squares (the
+/// formula of [`crate::draughts::geom`]; tests check it against [`Geometry::coords`]).
+const fn layout_bit(half: u32, r: u32, k: u32) -> u32 {
+    (r / 2) * (2 * half + 3) + (r % 2) * (half + 1) + k
+}
+
+/// The region windows of a board, as the lowest bit of each of their four rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Regions {
+    /// Number of regions.
+    pub count: usize,
+    /// For each region, the bit of its first square in each of its four rows (the second square
+    /// is the next bit).
+    pub starts: [[u8; 4]; MAX_REGIONS],
+    /// Bits in the layout: the 180-degree turn maps bit `b` to `span - 1 - b`.
+    pub span: u32,
+}
+
+impl Regions {
+    /// The regions of a `width` x `height` board (both even, at least 4).
+    pub const fn new(width: u32, height: u32) -> Regions {
+        let half = width / 2;
+        let mut starts = [[0u8; 4]; MAX_REGIONS];
+        let mut count = 0;
+        let mut r0 = 0;
+        while r0 + 4 <= height {
+            // Window at column offset 2j: in every row its dark squares are the j-th and
+            // (j+1)-th of the row (on mirrored boards the window 2j from the other edge, and the
+            // set of windows is the same).
+            let mut j = 0;
+            while j + 2 <= half {
+                let mut t = 0;
+                while t < 4 {
+                    starts[count][t] = layout_bit(half, r0 + t as u32, j) as u8;
+                    t += 1;
+                }
+                count += 1;
+                j += 1;
+            }
+            r0 += 2;
+        }
+        Regions {
+            count,
+            starts,
+            span: layout_bit(half, height - 1, half - 1) + 1,
+        }
+    }
+
+    /// The regions of geometry `G`.
+    pub const fn of<G: Geometry>() -> Regions {
+        Regions::new(G::WIDTH, G::HEIGHT)
+    }
+}
+
+/// The ternary value of 8 bits: bit `i` worth `3^i`.
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut i = 0;
+        while i < 8 {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The machine word a board's bits are gathered from (u64 for 8x8 and 10x10, u128 for 12x12).
+trait Word: Copy {
+    fn turn(self, span: u32) -> Self;
+    fn pair(self, s: u8) -> usize;
+}
+
+impl Word for u64 {
+    #[inline(always)]
+    fn turn(self, span: u32) -> u64 {
+        self.reverse_bits() >> (64 - span)
+    }
+    #[inline(always)]
+    fn pair(self, s: u8) -> usize {
+        ((self >> s) & 3) as usize
+    }
+}
+
+impl Word for u128 {
+    #[inline(always)]
+    fn turn(self, span: u32) -> u128 {
+        self.reverse_bits() >> (128 - span)
+    }
+    #[inline(always)]
+    fn pair(self, s: u8) -> usize {
+        ((self >> s) & 3) as usize
+    }
+}
+
+/// A bit set as a `u64` (only for types of 64 bits; the check folds away at compile time).
+#[inline(always)]
+fn as_u64<B: Bits>(x: B) -> u64 {
+    match (&x as &dyn Any).downcast_ref::<u64>() {
+        Some(v) => *v,
+        None => unreachable!("a 64-bit board set is a u64"),
+    }
+}
+
+/// A bit set as a `u128`.
+#[inline(always)]
+fn as_u128<B: Bits>(x: B) -> u128 {
+    let any = &x as &dyn Any;
+    if let Some(v) = any.downcast_ref::<u128>() {
+        *v
+    } else if let Some(v) = any.downcast_ref::<u64>() {
+        u128::from(*v)
+    } else {
+        unreachable!("board sets are u64 or u128")
+    }
+}
+
+#[inline(always)]
+fn gather<W: Word>(mine: W, theirs: W, turn: bool, regions: &Regions, out: &mut [u16]) {
+    let (mine, theirs) = if turn {
+        (mine.turn(regions.span), theirs.turn(regions.span))
+    } else {
+        (mine, theirs)
+    };
+    for (r, s) in regions.starts[..regions.count].iter().enumerate() {
+        let m = mine.pair(s[0]) | mine.pair(s[1]) << 2 | mine.pair(s[2]) << 4 | mine.pair(s[3]) << 6;
+        let t = theirs.pair(s[0]) | theirs.pair(s[1]) << 2 | theirs.pair(s[2]) << 4 | theirs.pair(s[3]) << 6;
+        out[r] = TERNARY[m] + 2 * TERNARY[t];
+    }
+}
+
+/// The features of a position, from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Number of regions in use.
+    pub regions: usize,
+    /// Configuration of each region (below [`ENTRIES`]).
+    pub index: [u16; MAX_REGIONS],
+    /// The linear terms.
+    pub linear: [i32; LINEAR],
+    /// 0 (empty board) to [`PHASE_FULL`] (four fifths of the squares occupied or more).
+    pub phase: i32,
+}
+
+/// The region configurations of `pos`, written to `out` (one per region of the board).
+#[inline(always)]
+pub fn region_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u16]) {
+    let regions = const { Regions::of::<R::Board>() };
+    let me = pos.side_to_move();
+    let men = !pos.kings();
+    let mine = pos.pieces(me) & men;
+    let theirs = pos.pieces(me.opponent()) & men;
+    let turn = me == Side::Black;
+    if <BitsOf<R> as Bits>::WIDTH <= 64 {
+        gather(as_u64(mine), as_u64(theirs), turn, &regions, out);
+    } else {
+        gather(as_u128(mine), as_u128(theirs), turn, &regions, out);
+    }
+}
+
+/// The linear terms of one side, before the difference.
+#[inline(always)]
+fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], sign: i32) {
+    let height = <R::Board as Geometry>::HEIGHT;
+    let width = <R::Board as Geometry>::WIDTH;
+    let own = pos.pieces(side);
+    let opp = pos.pieces(side.opponent());
+    let kings = own & pos.kings();
+    let men = own & !pos.kings();
+    let empty = pos.empty();
+    let (up_left, up_right) = if side == Side::White {
+        (<R::Board as Geometry>::UP_LEFT, <R::Board as Geometry>::UP_RIGHT)
+    } else {
+        (
+            <R::Board as Geometry>::DOWN_LEFT,
+            <R::Board as Geometry>::DOWN_RIGHT,
+        )
+    };
+    let valid = <R::Board as Geometry>::VALID;
+    t[0] += sign * men.count() as i32;
+    t[1] += sign * kings.count() as i32;
+    t[2] += sign * i32::from(!kings.is_empty());
+    let (mut advance, mut left, mut right) = (0i32, 0i32, 0i32);
+    for sq in men.iter() {
+        let (col, row) = <R::Board as Geometry>::coords(sq);
+        // Rows left to the promotion row: White promotes on row 0, Black on the last row.
+        let to_go = if side == Side::White {
+            row
+        } else {
+            height - 1 - row
+        };
+        advance += (height - 1 - to_go) as i32;
+        if col < width / 2 {
+            left += 1;
+        } else {
+            right += 1;
+        }
+        if (1..=3).contains(&to_go) {
+            let mut cone = BitsOf::<R>::bit(sq);
+            let mut ahead = BitsOf::<R>::EMPTY;
+            for _ in 0..to_go {
+                cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
+                ahead |= cone;
+            }
+            if (ahead & opp).is_empty() {
+                t[3 + to_go as usize] += sign;
+            }
+        }
+    }
+    t[3] += sign * advance;
+    t[9] += sign * (left - right).abs();
+    if R::MOVEMENT == Movement::Diagonal {
+        let steps = (men.shift(up_left) & empty).count() + (men.shift(up_right) & empty).count();
+        t[7] += sign * steps as i32;
+    }
+    if !kings.is_empty() {
+        let mut mobility = 0;
+        for sq in kings.iter() {
+            for d in <R::Board as Geometry>::DIAGONALS {
+                let mut x = BitsOf::<R>::bit(sq).shift(d) & empty;
+                while !x.is_empty() {
+                    mobility += 1;
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    x = x.shift(d) & empty;
+                }
+            }
+        }
+        t[8] += sign * mobility;
+    }
+}
+
+/// The phase of a position: [`PHASE_FULL`] with four fifths of the squares occupied or more, 0
+/// with an empty board (the hand evaluation's measure).
+#[inline(always)]
+pub fn phase<R: Rules>(pos: &Draughts<R>) -> i32 {
+    let total = (pos.pieces(Side::White) | pos.pieces(Side::Black)).count() as i32;
+    let full = (<R::Board as Geometry>::SQUARES as i32 * 4 / 5).max(1);
+    (total * PHASE_FULL / full).min(PHASE_FULL)
+}
+
+/// All features of `pos`.
+#[inline(always)]
+pub fn features<R: Rules>(pos: &Draughts<R>) -> Features {
+    let regions = const { Regions::of::<R::Board>() };
+    let mut f = Features {
+        regions: regions.count,
+        index: [0; MAX_REGIONS],
+        linear: [0; LINEAR],
+        phase: phase(pos),
+    };
+    region_indices(pos, &mut f.index);
+    let me = pos.side_to_move();
+    side_terms(pos, me, &mut f.linear, 1);
+    side_terms(pos, me.opponent(), &mut f.linear, -1);
+    f.linear[BIAS] = 1;
+    f
+}
+
+/// Learned weights of one variant, as integers (see [`SHIFT`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// The variant's canonical name.
+    pub variant: String,
+    /// Board columns.
+    pub width: u32,
+    /// Board rows.
+    pub height: u32,
+    /// Number of regions.
+    pub regions: usize,
+    /// Middle-game and endgame weight of each region's configurations: `regions * ENTRIES` pairs,
+    /// region by region.
+    pub patterns: Vec<[i16; 2]>,
+    /// Middle-game and endgame weight of each linear term.
+    pub linear: [[i32; 2]; LINEAR],
+    /// The scale of the logistic curve the weights were fitted with: a score `s` means a winning
+    /// expectation of `1 / (1 + exp(-s / k))` (informative; the evaluation does not use it).
+    pub k: f32,
+}
+
+impl Net {
+    /// A net for variant `R` with the pattern weights at zero and the linear ones at the hand
+    /// evaluation's material values.
+    pub fn initial<R: Rules>() -> Net {
+        let regions = Regions::of::<R::Board>().count;
+        let one = 1 << SHIFT;
+        let mut linear = [[0; 2]; LINEAR];
+        linear[0] = [100 * one; 2];
+        let king = if R::FLYING_KINGS { 300 } else { 150 };
+        linear[1] = [king * one; 2];
+        Net {
+            variant: R::NAME.to_string(),
+            width: <R::Board as Geometry>::WIDTH,
+            height: <R::Board as Geometry>::HEIGHT,
+            regions,
+            patterns: vec![[0; 2]; regions * ENTRIES],
+            linear,
+            k: 0.0,
+        }
+    }
+
+    /// The score of features `f` in hundredths of a man, for the side to move.
+    #[inline(always)]
+    pub fn score(&self, f: &Features) -> i32 {
+        let (mut mg, mut eg) = (0i32, 0i32);
+        for (r, &i) in f.index[..f.regions].iter().enumerate() {
+            let w = self.patterns[r * ENTRIES + usize::from(i)];
+            mg += i32::from(w[0]);
+            eg += i32::from(w[1]);
+        }
+        for (w, &x) in self.linear.iter().zip(&f.linear) {
+            mg += w[0] * x;
+            eg += w[1] * x;
+        }
+        let blended = (i64::from(mg) * i64::from(f.phase) + i64::from(eg) * i64::from(PHASE_FULL - f.phase))
+            / i64::from(PHASE_FULL);
+        (blended / (1 << SHIFT)) as i32
+    }
+
+    /// The score of `pos` in hundredths of a man, for the side to move, kept within ±15,000.
+    #[inline(always)]
+    pub fn evaluate<R: Rules>(&self, pos: &Draughts<R>) -> i32 {
+        self.score(&features(pos)).clamp(-15_000, 15_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::rules::{BrazilianRules, CanadianRules, InternationalRules, ItalianRules};
+    use crate::game::MoveList;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The region configurations by a loop over squares, from coordinates alone.
+    fn reference_indices<R: Rules>(pos: &Draughts<R>) -> Vec<u16> {
+        type G<R> = <R as Rules>::Board;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let me = pos.side_to_move();
+        let mut out = Vec::new();
+        for r0 in (0..=h - 4).step_by(2) {
+            for c0 in (0..=w - 4).step_by(2) {
+                // The window's squares in the order the fast code reads them: by row, then by bit.
+                let mut index = 0u32;
+                let mut digit = 1u32;
+                for row in r0..r0 + 4 {
+                    let mut bits: Vec<u32> = (c0..c0 + 4).filter_map(|c| G::<R>::at(c, row)).collect();
+                    assert_eq!(bits.len(), 2);
+                    bits.sort_unstable();
+                    for b in bits {
+                        // From the side to move's view: turn the board when Black moves.
+                        let (c, r) = G::<R>::coords(b);
+                        let seen = if me == Side::Black {
+                            G::<R>::at(w - 1 - c, h - 1 - r).unwrap()
+                        } else {
+                            b
+                        };
+                        let man = !pos.kings().has(seen);
+                        let v = if man && pos.pieces(me).has(seen) {
+                            1
+                        } else if man && pos.pieces(me.opponent()).has(seen) {
+                            2
+                        } else {
+                            0
+                        };
+                        index += v * digit;
+                        digit *= 3;
+                    }
+                }
+                let first = (c0..c0 + 4).filter_map(|c| G::<R>::at(c, r0)).min().unwrap();
+                out.push((r0, first, index as u16));
+            }
+        }
+        // Regions in layout order: by band of rows, then by first bit (on mirrored boards the
+        // layout runs from the right).
+        out.sort_unstable();
+        out.into_iter().map(|(_, _, i)| i).collect()
+    }
+
+    fn random_positions<R: Rules>(n: usize, seed: u64) -> Vec<Draughts<R>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Draughts::<R>::start();
+            for _ in 0..rng.random_range(0..120) {
+                let mut list = MoveList::new();
+                pos.generate(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let i = rng.random_range(0..list.len());
+                pos = pos.play(&list[i]);
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    fn random_net<R: Rules>(seed: u64) -> Net {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut net = Net::initial::<R>();
+        for w in &mut net.patterns {
+            *w = [rng.random_range(-400..400), rng.random_range(-400..400)];
+        }
+        for w in &mut net.linear {
+            *w = [rng.random_range(-2000..2000), rng.random_range(-2000..2000)];
+        }
+        net
+    }
+
+    /// The score by a slow loop: reference indices, then each term on its own.
+    fn reference_score<R: Rules>(net: &Net, pos: &Draughts<R>) -> i32 {
+        let f = features(pos);
+        let idx = reference_indices(pos);
+        let (mut mg, mut eg) = (0i64, 0i64);
+        for (r, &i) in idx.iter().enumerate() {
+            mg += i64::from(net.patterns[r * ENTRIES + i as usize][0]);
+            eg += i64::from(net.patterns[r * ENTRIES + i as usize][1]);
+        }
+        for l in 0..LINEAR {
+            mg += i64::from(net.linear[l][0] * f.linear[l]);
+            eg += i64::from(net.linear[l][1] * f.linear[l]);
+        }
+        let p = i64::from(f.phase);
+        ((mg * p + eg * (256 - p)) / 256 / 8) as i32
+    }
+
+    fn check_fast_equals_reference<R: Rules>(seed: u64) {
+        let net = random_net::<R>(seed);
+        for pos in random_positions::<R>(400, seed) {
+            let f = features(&pos);
+            assert_eq!(
+                f.index[..f.regions],
+                reference_indices(&pos)[..],
+                "{}",
+                pos.to_fen()
+            );
+            assert_eq!(net.score(&f), reference_score(&net, &pos), "{}", pos.to_fen());
+        }
+    }
+
+    #[test]
+    fn regions_per_board() {
+        assert_eq!(Regions::new(10, 10).count, 16);
+        assert_eq!(Regions::new(8, 8).count, 9);
+        assert_eq!(Regions::new(12, 12).count, 25);
+    }
+
+    #[test]
+    fn pattern_indices_equal_a_per_square_loop() {
+        check_fast_equals_reference::<InternationalRules>(1);
+        check_fast_equals_reference::<BrazilianRules>(2);
+        check_fast_equals_reference::<ItalianRules>(3);
+        check_fast_equals_reference::<CanadianRules>(4);
+    }
+
+    fn check_turn<R: Rules>() {
+        let regions = Regions::of::<R::Board>();
+        for b in 0..regions.span {
+            let Some(_) = <R::Board as Geometry>::number_of(b) else {
+                continue;
+            };
+            let (c, r) = <R::Board as Geometry>::coords(b);
+            let turned = regions.span - 1 - b;
+            assert_eq!(
+                <R::Board as Geometry>::coords(turned),
+                (
+                    <R::Board as Geometry>::WIDTH - 1 - c,
+                    <R::Board as Geometry>::HEIGHT - 1 - r
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn bit_reversal_is_the_half_turn() {
+        check_turn::<InternationalRules>();
+        check_turn::<BrazilianRules>();
+        check_turn::<ItalianRules>();
+        check_turn::<CanadianRules>();
+    }
+
+    /// The position turned 180 degrees with colours and the side to move swapped.
+    fn flip<R: Rules>(pos: &Draughts<R>) -> Draughts<R> {
+        let span = Regions::of::<R::Board>().span;
+        let turn = |x: BitsOf<R>| {
+            let mut y = BitsOf::<R>::EMPTY;
+            for b in x.iter() {
+                y |= BitsOf::<R>::bit(span - 1 - b);
+            }
+            y
+        };
+        Draughts::<R>::from_parts(
+            turn(pos.pieces(Side::Black)),
+            turn(pos.pieces(Side::White)),
+            turn(pos.kings()),
+            pos.side_to_move().opponent(),
+            Default::default(),
+        )
+        .unwrap()
+    }
+
+    fn check_oriented<R: Rules>(seed: u64) {
+        let net = random_net::<R>(seed);
+        for pos in random_positions::<R>(300, seed) {
+            let twin = flip(&pos);
+            assert_eq!(features(&pos), features(&twin), "{}", pos.to_fen());
+            assert_eq!(net.evaluate(&pos), net.evaluate(&twin));
+        }
+    }
+
+    #[test]
+    fn evaluation_is_the_same_from_either_colour() {
+        check_oriented::<InternationalRules>(5);
+        check_oriented::<BrazilianRules>(6);
+        check_oriented::<CanadianRules>(7);
+    }
+}

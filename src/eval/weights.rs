@@ -1,0 +1,574 @@
+//! Weight files of the learned evaluation, and the per-variant registry the search reads them from.
+//!
+//! # File format (version 1, all integers little-endian)
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `TEMPOPAT` |
+//! | 4 | version, u32 = 1 |
+//! | 1 + n | variant name: length n (u8), then n bytes of ASCII (`international`) |
+//! | 1, 1 | board width, height (u8) |
+//! | 2 | regions, u16 (16 on 10x10, 9 on 8x8, 25 on 12x12) |
+//! | 1 | squares a region, u8 = 8 |
+//! | 2 | linear terms, u16 = 11 (their order: [`pattern::LINEAR_NAMES`]) |
+//! | 1 | phases, u8 = 2 (middle game, endgame) |
+//! | 1 | fraction bits of the weights, u8 = 3 (a weight `w` is `w / 8` hundredths of a man) |
+//! | 4 | K, f32: the logistic scale the weights were fitted with (informative) |
+//! | regions x 6561 x 2 x 2 | pattern weights, i16: region by region, configuration by configuration (the ternary number of the region's squares, in bit order, 0 empty, 1 side to move's man, 2 the other's), middle game then endgame |
+//! | linear x 2 x 4 | linear weights, i32, middle game then endgame |
+//! | 8 | checksum, u64: FNV-1a of every byte before it |
+//!
+//! A file is refused, with the reason, when it is too short or too long, the magic, version, sizes
+//! or checksum are wrong, or it is for another variant or board.
+//!
+//! # Registry
+//!
+//! Each learnable variant has a slot. The slot starts on the variant's default evaluation: its
+//! embedded weights (`weights/<variant>.bin`, compiled in with `include_bytes!` in [`embedded`] and
+//! decoded once, on first use) when the variant is listed in [`LEARNED_BY_DEFAULT`], the hand
+//! evaluation otherwise. Weights become a variant's default only after they beat the hand evaluation
+//! in a match; until then they are chosen with `<learned>`. [`load_file`] (the `eval-file` option) decodes a file into the
+//! next of [`MAX_LOADS`] cells of the slot, set once each (`OnceLock`), and points the slot at it;
+//! [`restore_default`] points it back. A loaded net is kept until the process ends, so a search that
+//! is still reading the old one is never left with freed memory, and there is no `unsafe` code: the
+//! cost is a bounded amount of memory (at most [`MAX_LOADS`] nets a variant, 420 KB each on
+//! 10x10). The hot path ([`current`]) is one atomic load and a `OnceLock` read.
+
+use super::pattern::{self, ENTRIES, LINEAR, Net, REGION_SQUARES, Regions, SHIFT};
+use crate::draughts::geom::Geometry;
+use crate::draughts::rules::Rules;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"TEMPOPAT";
+/// The format version.
+pub const VERSION: u32 = 1;
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The file bytes of `net`.
+pub fn encode(net: &Net) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + net.patterns.len() * 4);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.push(net.variant.len() as u8);
+    out.extend_from_slice(net.variant.as_bytes());
+    out.push(net.width as u8);
+    out.push(net.height as u8);
+    out.extend_from_slice(&(net.regions as u16).to_le_bytes());
+    out.push(REGION_SQUARES as u8);
+    out.extend_from_slice(&(LINEAR as u16).to_le_bytes());
+    out.push(2);
+    out.push(SHIFT as u8);
+    out.extend_from_slice(&net.k.to_le_bytes());
+    for w in &net.patterns {
+        out.extend_from_slice(&w[0].to_le_bytes());
+        out.extend_from_slice(&w[1].to_le_bytes());
+    }
+    for w in &net.linear {
+        out.extend_from_slice(&w[0].to_le_bytes());
+        out.extend_from_slice(&w[1].to_le_bytes());
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads fields off the front of a byte slice.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        match end {
+            Some(end) => {
+                let s = &self.bytes[self.at..end];
+                self.at = end;
+                Ok(s)
+            }
+            None => Err(format!(
+                "the file is truncated ({} bytes; it ends in the {what})",
+                self.bytes.len()
+            )),
+        }
+    }
+    fn u8(&mut self, what: &str) -> Result<u8, String> {
+        Ok(self.take(1, what)?[0])
+    }
+    fn u16(&mut self, what: &str) -> Result<u16, String> {
+        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().unwrap()))
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().unwrap()))
+    }
+}
+
+/// Decodes a weight file for variant `variant` on a `width` x `height` board.
+///
+/// # Errors
+/// Not a weight file, another version, a bad checksum, truncated or trailing bytes, or weights of
+/// another variant or board; the message says which.
+pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Net, String> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(MAGIC.len(), "magic")? != MAGIC {
+        return Err("not a Tempo weight file (the magic TEMPOPAT is missing)".into());
+    }
+    let version = r.u32("version")?;
+    if version != VERSION {
+        return Err(format!(
+            "weight file version {version}; this Tempo reads version {VERSION}"
+        ));
+    }
+    if bytes.len() < 8 || fnv1a(&bytes[..bytes.len() - 8]).to_le_bytes() != bytes[bytes.len() - 8..] {
+        return Err("bad checksum: the file is corrupt or truncated".into());
+    }
+    let n = usize::from(r.u8("variant name")?);
+    let name = String::from_utf8_lossy(r.take(n, "variant name")?).into_owned();
+    if name != variant {
+        return Err(format!("the weights are for {name}, not for {variant}"));
+    }
+    let (w, h) = (u32::from(r.u8("board size")?), u32::from(r.u8("board size")?));
+    if (w, h) != (width, height) {
+        return Err(format!(
+            "the weights are for a {w}x{h} board, {variant} is played on {width}x{height}"
+        ));
+    }
+    let regions = usize::from(r.u16("region count")?);
+    let expected = Regions::new(width, height).count;
+    if regions != expected {
+        return Err(format!(
+            "{regions} regions; a {width}x{height} board has {expected}"
+        ));
+    }
+    let squares = usize::from(r.u8("region size")?);
+    let linear = usize::from(r.u16("linear count")?);
+    let phases = r.u8("phase count")?;
+    let shift = u32::from(r.u8("fraction bits")?);
+    if squares != REGION_SQUARES || linear != LINEAR || phases != 2 || shift != SHIFT {
+        return Err(format!(
+            "feature counts {squares} squares a region, {linear} linear terms, {phases} phases, \
+             {shift} fraction bits; this Tempo uses {REGION_SQUARES}, {LINEAR}, 2, {SHIFT}"
+        ));
+    }
+    let k = f32::from_le_bytes(r.take(4, "K")?.try_into().unwrap());
+    let body = regions * ENTRIES * 4 + LINEAR * 8 + 8;
+    if r.bytes.len() - r.at != body {
+        return Err(format!(
+            "the file has {} bytes of weights and checksum, {body} expected",
+            r.bytes.len() - r.at
+        ));
+    }
+    let mut patterns = Vec::with_capacity(regions * ENTRIES);
+    for _ in 0..regions * ENTRIES {
+        let mg = r.u16("patterns")? as i16;
+        let eg = r.u16("patterns")? as i16;
+        patterns.push([mg, eg]);
+    }
+    let mut lin = [[0i32; 2]; LINEAR];
+    for w in &mut lin {
+        *w = [r.u32("linear")? as i32, r.u32("linear")? as i32];
+    }
+    Ok(Net {
+        variant: name,
+        width,
+        height,
+        regions,
+        patterns,
+        linear: lin,
+        k,
+    })
+}
+
+/// Decodes a weight file for variant `R`.
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_for<R: Rules>(bytes: &[u8]) -> Result<Net, String> {
+    decode(
+        bytes,
+        R::NAME,
+        <R::Board as Geometry>::WIDTH,
+        <R::Board as Geometry>::HEIGHT,
+    )
+}
+
+/// The variants that can have learned weights, in slot order.
+pub const LEARNABLE: [&str; 15] = [
+    "international",
+    "russian",
+    "brazilian",
+    "english",
+    "frisian",
+    "frysk",
+    "italian",
+    "spanish",
+    "portuguese",
+    "czech",
+    "pool",
+    "thai",
+    "canadian",
+    "killer",
+    "breakthrough",
+];
+
+/// The weights compiled into the binary for a variant: `weights/<variant>.bin`. To ship weights of
+/// another variant, add its line here.
+pub fn embedded(variant: &str) -> Option<&'static [u8]> {
+    match variant {
+        "international" => Some(include_bytes!("../../weights/international.bin")),
+        _ => None,
+    }
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The slot of a variant name, `usize::MAX` for a variant without one.
+const fn slot_of(name: &str) -> usize {
+    let mut i = 0;
+    while i < LEARNABLE.len() {
+        if same(LEARNABLE[i], name) {
+            return i;
+        }
+        i += 1;
+    }
+    usize::MAX
+}
+
+/// The registry slot of a rules type, computed at compile time.
+struct SlotOf<R>(std::marker::PhantomData<R>);
+impl<R: Rules> SlotOf<R> {
+    const INDEX: usize = if pattern::learnable::<R>() {
+        slot_of(R::NAME)
+    } else {
+        usize::MAX
+    };
+    const LEARNED: bool = learned_by_default(R::NAME);
+}
+
+/// Weight files one process can load per variant.
+pub const MAX_LOADS: usize = 64;
+
+/// `current` of a slot: its embedded weights.
+const EMBEDDED: usize = 0;
+/// `current` of a slot: the variant's default ([`LEARNED_BY_DEFAULT`]).
+const DEFAULT: usize = usize::MAX - 1;
+
+/// Variants whose embedded weights are their default evaluation: those whose weights beat the hand
+/// evaluation in a `tempo match` (README, section train). International's first weights did not
+/// (8-19-13 against main's binary, 40 games at 0.1 s a move), so it starts on the hand evaluation
+/// and its embedded weights are chosen with `<learned>`.
+pub const LEARNED_BY_DEFAULT: &[&str] = &[];
+
+const fn learned_by_default(name: &str) -> bool {
+    let mut i = 0;
+    while i < LEARNED_BY_DEFAULT.len() {
+        if same(LEARNED_BY_DEFAULT[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+/// `current` of a slot: the hand-set evaluation.
+const HAND: usize = usize::MAX;
+
+struct Slot {
+    /// [`DEFAULT`], [`EMBEDDED`], [`HAND`], or 1 + the cell of `loaded` in use.
+    current: AtomicUsize,
+    embedded: OnceLock<Option<Net>>,
+    loaded: [OnceLock<(Net, String)>; MAX_LOADS],
+    /// Cells of `loaded` used so far.
+    used: Mutex<usize>,
+}
+
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_CELL: OnceLock<(Net, String)> = OnceLock::new();
+#[allow(clippy::declare_interior_mutable_const)]
+const EMPTY_SLOT: Slot = Slot {
+    current: AtomicUsize::new(DEFAULT),
+    embedded: OnceLock::new(),
+    loaded: [EMPTY_CELL; MAX_LOADS],
+    used: Mutex::new(0),
+};
+
+static SLOTS: [Slot; LEARNABLE.len()] = [EMPTY_SLOT; LEARNABLE.len()];
+
+fn embedded_net(slot: &'static Slot, name: &str) -> Option<&'static Net> {
+    slot.embedded
+        .get_or_init(|| {
+            let bytes = embedded(name)?;
+            let (w, h) = board_of(name)?;
+            // The embedded files are checked by the tests: a failure here is a build mistake.
+            Some(decode(bytes, name, w, h).unwrap_or_else(|e| panic!("weights/{name}.bin: {e}")))
+        })
+        .as_ref()
+}
+
+/// The board size of a learnable variant.
+fn board_of(name: &str) -> Option<(u32, u32)> {
+    match name {
+        "canadian" => Some((12, 12)),
+        "international" | "frisian" | "frysk" | "killer" | "breakthrough" => Some((10, 10)),
+        _ if slot_of(name) != usize::MAX => Some((8, 8)),
+        _ => None,
+    }
+}
+
+/// The weights variant `R` evaluates with now, if any.
+#[inline(always)]
+pub fn current<R: Rules>() -> Option<&'static Net> {
+    let index = SlotOf::<R>::INDEX;
+    if index == usize::MAX {
+        return None;
+    }
+    let slot = &SLOTS[index];
+    match slot.current.load(Ordering::Acquire) {
+        DEFAULT if SlotOf::<R>::LEARNED => embedded_net(slot, R::NAME),
+        DEFAULT | HAND => None,
+        EMBEDDED => embedded_net(slot, R::NAME),
+        i => slot.loaded[i - 1].get().map(|(net, _)| net),
+    }
+}
+
+fn slot(variant: &str) -> Result<&'static Slot, String> {
+    match slot_of(variant) {
+        usize::MAX => Err(format!(
+            "{variant} has no learned evaluation (only the square-board variants with dark squares \
+             and a normal goal have one; {variant} uses its hand-set evaluation)"
+        )),
+        i => Ok(&SLOTS[i]),
+    }
+}
+
+/// Loads the weight file at `path` for `variant` and evaluates with it from now on.
+///
+/// # Errors
+/// A variant without learned evaluation, a file that cannot be read or is refused by [`decode`],
+/// or more than [`MAX_LOADS`] loads for the variant in this process.
+pub fn load_file(variant: &str, path: &str) -> Result<(), String> {
+    let slot = slot(variant)?;
+    let (w, h) = board_of(variant).ok_or("no board")?;
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let net = decode(&bytes, variant, w, h).map_err(|e| format!("{path}: {e}"))?;
+    let mut used = slot.used.lock().unwrap_or_else(|e| e.into_inner());
+    if *used >= MAX_LOADS {
+        return Err(format!(
+            "{path}: already {MAX_LOADS} weight files loaded for {variant} in this process"
+        ));
+    }
+    let cell = *used;
+    *used += 1;
+    let _ = slot.loaded[cell].set((net, path.to_string()));
+    slot.current.store(cell + 1, Ordering::Release);
+    Ok(())
+}
+
+/// Evaluates `variant` with its default evaluation again ([`LEARNED_BY_DEFAULT`]).
+///
+/// # Errors
+/// A variant without learned evaluation.
+pub fn restore_default(variant: &str) -> Result<(), String> {
+    slot(variant)?.current.store(DEFAULT, Ordering::Release);
+    Ok(())
+}
+
+/// The `eval-file` option (Hub `eval-file`, UCI `EvalFile`): loads the file at `value` for
+/// `variant`, restores the variant's default evaluation when `value` is empty or `<default>`,
+/// selects the embedded weights with `<learned>` or the hand-set evaluation with `<hand>`.
+///
+/// # Errors
+/// As [`load_file`].
+pub fn set_eval_file(variant: &str, value: &str) -> Result<(), String> {
+    let value = value.trim();
+    if value.is_empty() || value == DEFAULT_LABEL {
+        if slot_of(variant) != usize::MAX {
+            restore_default(variant)?;
+        }
+        return Ok(());
+    }
+    if value == HAND_LABEL {
+        if slot_of(variant) != usize::MAX {
+            slot(variant)?.current.store(HAND, Ordering::Release);
+        }
+        return Ok(());
+    }
+    if value == LEARNED_LABEL {
+        let slot = slot(variant)?;
+        if embedded(variant).is_none() {
+            return Err(format!(
+                "{variant} ships no weights (weights/{variant}.bin); load a file with a path"
+            ));
+        }
+        slot.current.store(EMBEDDED, Ordering::Release);
+        return Ok(());
+    }
+    load_file(variant, value)
+}
+
+/// The value of the `eval-file` option that stands for the variant's default evaluation.
+pub const DEFAULT_LABEL: &str = "<default>";
+/// The value of the `eval-file` option that selects the embedded weights.
+pub const LEARNED_LABEL: &str = "<learned>";
+/// The value of the `eval-file` option that selects the hand-set evaluation.
+pub const HAND_LABEL: &str = "<hand>";
+
+/// What `variant` evaluates with: the path of a loaded file, or `<default>`.
+pub fn current_label(variant: &str) -> String {
+    let Ok(slot) = slot(variant) else {
+        return DEFAULT_LABEL.to_string();
+    };
+    match slot.current.load(Ordering::Acquire) {
+        DEFAULT => DEFAULT_LABEL.to_string(),
+        EMBEDDED => LEARNED_LABEL.to_string(),
+        HAND => HAND_LABEL.to_string(),
+        i => slot.loaded[i - 1]
+            .get()
+            .map_or_else(|| DEFAULT_LABEL.to_string(), |(_, p)| p.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::rules::{BrazilianRules, InternationalRules, TurkishRules};
+
+    fn sample_net() -> Net {
+        let mut net = Net::initial::<BrazilianRules>();
+        for (i, w) in net.patterns.iter_mut().enumerate() {
+            *w = [(i % 97) as i16 - 48, -((i % 31) as i16)];
+        }
+        net.linear[3] = [12, -7];
+        net.k = 321.5;
+        net
+    }
+
+    #[test]
+    fn a_weight_file_round_trips() {
+        let net = sample_net();
+        let bytes = encode(&net);
+        assert_eq!(decode_for::<BrazilianRules>(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn corrupt_files_are_refused_with_the_reason() {
+        let bytes = encode(&sample_net());
+        let mut flipped = bytes.clone();
+        flipped[100] ^= 1;
+        assert!(
+            decode_for::<BrazilianRules>(&flipped)
+                .unwrap_err()
+                .contains("checksum")
+        );
+        let truncated = &bytes[..bytes.len() - 100];
+        assert!(
+            decode_for::<BrazilianRules>(truncated)
+                .unwrap_err()
+                .contains("checksum")
+        );
+        assert!(
+            decode_for::<BrazilianRules>(&bytes[..10])
+                .unwrap_err()
+                .contains("truncated")
+        );
+        let err = decode(&bytes, "russian", 8, 8).unwrap_err();
+        assert!(err.contains("for brazilian, not for russian"), "{err}");
+        assert!(
+            decode_for::<BrazilianRules>(b"hello world")
+                .unwrap_err()
+                .contains("magic")
+        );
+        let mut longer = bytes[..bytes.len() - 8].to_vec();
+        longer.extend_from_slice(&[0, 0]);
+        let sum = fnv1a(&longer);
+        longer.extend_from_slice(&sum.to_le_bytes());
+        assert!(
+            decode_for::<BrazilianRules>(&longer)
+                .unwrap_err()
+                .contains("bytes of weights")
+        );
+    }
+
+    #[test]
+    fn embedded_weights_decode() {
+        for name in LEARNABLE {
+            if let Some(bytes) = embedded(name) {
+                let (w, h) = board_of(name).unwrap();
+                decode(bytes, name, w, h).unwrap();
+            }
+        }
+        assert!(current::<TurkishRules>().is_none());
+    }
+
+    #[test]
+    fn the_default_follows_the_list_and_learned_needs_shipped_weights() {
+        // Brazilian ships no weights: `<learned>` is refused and the slot keeps its default.
+        assert!(embedded("brazilian").is_none());
+        let err = set_eval_file("brazilian", LEARNED_LABEL).unwrap_err();
+        assert!(err.contains("ships no weights"), "{err}");
+        assert_eq!(current_label("brazilian"), DEFAULT_LABEL);
+        assert!(current::<BrazilianRules>().is_none());
+        // International ships weights; whether they are its default follows the list.
+        assert_eq!(
+            current::<InternationalRules>().is_some(),
+            LEARNED_BY_DEFAULT.contains(&"international")
+        );
+        // (Switching International here would change the evaluation under the other unit tests
+        // of this process; tests/eval_file.rs switches it in an engine process of its own.)
+    }
+
+    #[test]
+    fn board_sizes_match_the_rules() {
+        use crate::draughts::rules::*;
+        fn check<R: Rules>() {
+            assert_eq!(
+                board_of(R::NAME),
+                Some((<R::Board as Geometry>::WIDTH, <R::Board as Geometry>::HEIGHT)),
+                "{}",
+                R::NAME
+            );
+            assert_ne!(SlotOf::<R>::INDEX, usize::MAX);
+        }
+        check::<InternationalRules>();
+        check::<RussianRules>();
+        check::<BrazilianRules>();
+        check::<EnglishRules>();
+        check::<FrisianRules>();
+        check::<FryskRules>();
+        check::<ItalianRules>();
+        check::<SpanishRules>();
+        check::<PortugueseRules>();
+        check::<CzechRules>();
+        check::<PoolRules>();
+        check::<ThaiRules>();
+        check::<CanadianRules>();
+        check::<KillerRules>();
+        check::<BreakthroughRules>();
+        assert_eq!(SlotOf::<AntidraughtsRules>::INDEX, usize::MAX);
+        assert_eq!(SlotOf::<ArmenianRules>::INDEX, usize::MAX);
+    }
+}

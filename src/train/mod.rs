@@ -1,0 +1,686 @@
+//! `tempo train`: fits the learned evaluation ([`crate::eval::pattern`]) to self-play data
+//! ([`crate::selfplay::format`]) and writes a weight file ([`crate::eval::weights`]).
+//!
+//! Each position is reduced once to its features (region configurations, linear terms, phase)
+//! in flat arrays, about 60 bytes a position on 10x10, so millions fit in memory. The model is the
+//! evaluation itself in floating point: `e = sum of weights`, blended by phase, in hundredths of a
+//! man for the side to move. It is fitted by minimising the logistic loss (cross-entropy) of
+//! `sigmoid(e / K)` against the target `λ·result + (1 − λ)·sigmoid(score / K)`, where `result` is the
+//! game's result for the side to move and `score` the search score of the recorded position, plus
+//! an L2 penalty, with Adam steps over shuffled minibatches. `K` is fitted first so that
+//! `sigmoid(score / K)` best predicts the results (or given with `--k`); it is stored in the file.
+//! Positions are split into training and held-out sets by game (a hash of the seed, the file and the
+//! game number), so positions of one game never land on both sides.
+//!
+//! One thread does it: an epoch over a million positions takes a few seconds, less than reading
+//! the data, so threads would not pay for their complexity.
+
+use crate::draughts::Draughts;
+use crate::draughts::geom::Geometry;
+use crate::draughts::rules::{self, Rules};
+use crate::eval::pattern::{self, ENTRIES, LINEAR, Net, PHASE_FULL, Regions, SHIFT};
+use crate::eval::weights;
+use crate::game::{Game, Side};
+use crate::selfplay::format::game_index;
+use crate::variant::Variant;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The arguments of `tempo train`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// Variant of the data and the weights (a square-board variant with dark squares only and a
+    /// normal goal: not antidraughts, turkish or armenian).
+    #[arg(long, short, default_value = "international")]
+    pub variant: Variant,
+    /// Self-play files (`tempo selfplay --out`). Lines after a file's last `# game` line (a game
+    /// still being written) are ignored.
+    #[arg(long, required = true, num_args = 1..)]
+    pub data: Vec<PathBuf>,
+    /// The weight file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Weight of the game result in the target; the rest goes to the search score.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Logistic scale in hundredths of a man (default: fitted so that sigmoid(score / K) best
+    /// predicts the results).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    /// Fraction of the games held out to measure the fit on positions not trained on.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// L2 penalty on every weight (per position, weights in hundredths of a man). It also keeps
+    /// the middle-game weights of terms rare on a full board (runaways, kings) from drifting.
+    #[arg(long, default_value_t = 1e-7)]
+    pub l2: f64,
+    /// Adam step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
+    #[arg(long, default_value_t = 2.0)]
+    pub lr: f64,
+    /// Positions a minibatch.
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Use at most this many positions (the first ones of the files).
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// Region configurations seen in fewer training positions than this get no weight (zero;
+    /// 0: off).
+    #[arg(long, default_value_t = 0)]
+    pub min_count: u32,
+    /// Seed of the held-out split and of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Features of many positions in flat arrays.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Regions a position.
+    pub regions: usize,
+    /// Region configurations, `regions` a position.
+    pub index: Vec<u16>,
+    /// Linear terms, [`LINEAR`] a position.
+    pub linear: Vec<i16>,
+    /// Phases (0 to [`PHASE_FULL`]).
+    pub phase: Vec<u16>,
+    /// Search scores for the side to move, hundredths of a man.
+    pub score: Vec<f32>,
+    /// Game results for the side to move (1, 0.5, 0).
+    pub result: Vec<f32>,
+    /// The hand-set evaluation's scores, for comparison.
+    pub hand: Vec<f32>,
+}
+
+impl Samples {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.phase.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.phase.is_empty()
+    }
+    /// Adds a position of variant `R`: its search score and the result for White.
+    pub fn push<R: Rules>(&mut self, pos: &Draughts<R>, score: i32, white_result: f32) {
+        let f = pattern::features(pos);
+        self.regions = f.regions;
+        self.index.extend_from_slice(&f.index[..f.regions]);
+        self.linear
+            .extend(f.linear.iter().map(|&x| x.clamp(-32768, 32767) as i16));
+        self.phase.push(f.phase as u16);
+        self.score.push(score as f32);
+        self.hand.push(crate::eval::draughts::hand_evaluate(pos) as f32);
+        self.result.push(if pos.side_to_move() == Side::White {
+            white_result
+        } else {
+            1.0 - white_result
+        });
+    }
+}
+
+/// Reads the self-play files into training and held-out positions.
+///
+/// # Errors
+/// A file that cannot be read, written for another variant, or holding a line that is neither a
+/// comment nor a position of the variant.
+pub fn load<R: Rules>(
+    paths: &[PathBuf],
+    holdout: f64,
+    seed: u64,
+    max: Option<usize>,
+) -> Result<(Samples, Samples), String> {
+    let mut train = Samples::default();
+    let mut held = Samples::default();
+    let mut pending: Vec<(Draughts<R>, i32, f32)> = Vec::new();
+    let max = max.unwrap_or(usize::MAX);
+    'files: for (f, path) in paths.iter().enumerate() {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let reader = std::io::BufReader::with_capacity(1 << 20, file);
+        pending.clear();
+        for (n, line) in reader.lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            let at = || format!("{} line {}", path.display(), n + 1);
+            if let Some(rest) = line.strip_prefix("# tempo selfplay ") {
+                let variant = rest
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix("variant="))
+                    .unwrap_or("");
+                if variant != R::NAME {
+                    return Err(format!(
+                        "{}: the data is for {variant}, not for {}",
+                        at(),
+                        R::NAME
+                    ));
+                }
+                continue;
+            }
+            if let Some(k) = game_index(&line) {
+                let key = splitmix(seed ^ splitmix((f as u64) << 40 ^ k));
+                let hold = ((key >> 11) as f64 / (1u64 << 53) as f64) < holdout;
+                let set = if hold { &mut held } else { &mut train };
+                for (pos, score, result) in pending.drain(..) {
+                    set.push(&pos, score, result);
+                }
+                if train.len() + held.len() >= max {
+                    break 'files;
+                }
+                continue;
+            }
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let mut fields = line.split('\t');
+            let (Some(fen), Some(score), Some(result)) = (fields.next(), fields.next(), fields.next()) else {
+                return Err(format!("{}: not a position line", at()));
+            };
+            let pos = Draughts::<R>::from_fen(fen).map_err(|e| format!("{}: {e}", at()))?;
+            let score: i32 = score
+                .parse()
+                .map_err(|_| format!("{}: bad score {score:?}", at()))?;
+            let result: f32 = match result.trim() {
+                "1" => 1.0,
+                "0.5" => 0.5,
+                "0" => 0.0,
+                r => return Err(format!("{}: bad result {r:?}", at())),
+            };
+            pending.push((pos, score, result));
+        }
+    }
+    Ok((train, held))
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Cross-entropy of prediction `p` against target `t`.
+fn cross_entropy(p: f64, t: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+/// The `K` that makes `sigmoid(score / K)` the best predictor of the results (golden-section
+/// search on log K between 20 and 5000).
+pub fn fit_k(s: &Samples) -> f64 {
+    let loss = |k: f64| -> f64 {
+        let n = s.len().max(1) as f64;
+        s.score
+            .iter()
+            .zip(&s.result)
+            .map(|(&sc, &r)| cross_entropy(sigmoid(f64::from(sc) / k), f64::from(r)))
+            .sum::<f64>()
+            / n
+    };
+    let (mut a, mut b) = (20f64.ln(), 5000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if loss(c.exp()) < loss(d.exp()) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Fitting settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Weight of the result in the target.
+    pub lambda: f64,
+    /// Logistic scale.
+    pub k: f64,
+    /// Passes.
+    pub epochs: u32,
+    /// L2 penalty.
+    pub l2: f64,
+    /// First step size.
+    pub lr: f64,
+    /// Minibatch size.
+    pub batch: usize,
+    /// Shuffle seed.
+    pub seed: u64,
+    /// Pattern configurations seen in fewer training positions are set to zero.
+    pub min_count: u32,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    /// From 1.
+    pub epoch: u32,
+    /// Mean loss over the training positions during the epoch.
+    pub train: f64,
+    /// Loss over the held-out positions after the epoch (NaN without held-out positions).
+    pub held: f64,
+}
+
+/// The model in floating point: pattern weights (middle game, endgame interleaved) and linear
+/// weights, in hundredths of a man.
+struct Model {
+    regions: usize,
+    pat: Vec<f32>,
+    lin: Vec<f32>,
+}
+
+impl Model {
+    fn eval(&self, s: &Samples, i: usize) -> f64 {
+        let ph = f64::from(s.phase[i]) / f64::from(PHASE_FULL);
+        let (mut mg, mut eg) = (0f64, 0f64);
+        let idx = &s.index[i * self.regions..(i + 1) * self.regions];
+        for (r, &x) in idx.iter().enumerate() {
+            let j = 2 * (r * ENTRIES + usize::from(x));
+            mg += f64::from(self.pat[j]);
+            eg += f64::from(self.pat[j + 1]);
+        }
+        for (l, &x) in s.linear[i * LINEAR..(i + 1) * LINEAR].iter().enumerate() {
+            mg += f64::from(self.lin[2 * l]) * f64::from(x);
+            eg += f64::from(self.lin[2 * l + 1]) * f64::from(x);
+        }
+        mg * ph + eg * (1.0 - ph)
+    }
+
+    fn target(&self, s: &Samples, i: usize, o: &Options) -> f64 {
+        o.lambda * f64::from(s.result[i]) + (1.0 - o.lambda) * sigmoid(f64::from(s.score[i]) / o.k)
+    }
+
+    fn loss(&self, s: &Samples, o: &Options) -> f64 {
+        if s.is_empty() {
+            return f64::NAN;
+        }
+        (0..s.len())
+            .map(|i| cross_entropy(sigmoid(self.eval(s, i) / o.k), self.target(s, i, o)))
+            .sum::<f64>()
+            / s.len() as f64
+    }
+
+    fn from_net(net: &Net) -> Model {
+        let scale = f32::from(1u16 << SHIFT);
+        Model {
+            regions: net.regions,
+            pat: net
+                .patterns
+                .iter()
+                .flat_map(|w| [f32::from(w[0]) / scale, f32::from(w[1]) / scale])
+                .collect(),
+            lin: net
+                .linear
+                .iter()
+                .flat_map(|w| [w[0] as f32 / scale, w[1] as f32 / scale])
+                .collect(),
+        }
+    }
+
+    fn to_net(&self, mut net: Net) -> Net {
+        let scale = f32::from(1u16 << SHIFT);
+        for (w, p) in net.patterns.iter_mut().zip(self.pat.chunks(2)) {
+            *w = [
+                (p[0] * scale).round().clamp(-32767.0, 32767.0) as i16,
+                (p[1] * scale).round().clamp(-32767.0, 32767.0) as i16,
+            ];
+        }
+        for (w, p) in net.linear.iter_mut().zip(self.lin.chunks(2)) {
+            *w = [(p[0] * scale).round() as i32, (p[1] * scale).round() as i32];
+        }
+        net
+    }
+}
+
+/// Adam state of one parameter array.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    g: Vec<f32>,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            g: vec![0.0; n],
+        }
+    }
+    /// One step on `w` with the gradient gathered in `g` (summed over `n` positions), then clears it.
+    fn step(&mut self, w: &mut [f32], n: f32, lr: f32, l2: f32, t: i32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        let c1 = 1.0 - B1.powi(t);
+        let c2 = 1.0 - B2.powi(t);
+        let state = self.g.iter_mut().zip(self.m.iter_mut().zip(self.v.iter_mut()));
+        for (w, (grad, (m, v))) in w.iter_mut().zip(state) {
+            let g = *grad / n + l2 * *w;
+            *grad = 0.0;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+/// Fits `start` (the weights to begin from) to `train`, reporting each epoch to `report`.
+pub fn fit(
+    start: Net,
+    train: &Samples,
+    held: &Samples,
+    o: &Options,
+    mut report: impl FnMut(&Epoch),
+) -> (Net, Vec<Epoch>) {
+    let mut model = Model::from_net(&start);
+    let mut pat = Adam::new(model.pat.len());
+    let mut lin = Adam::new(model.lin.len());
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(o.seed);
+    let mut epochs = Vec::new();
+    let mut t = 0;
+    let batch = o.batch.max(1);
+    for e in 0..o.epochs {
+        order.shuffle(&mut rng);
+        let lr = (o.lr * (1.0 - 0.9 * f64::from(e) / f64::from(o.epochs.max(1)))) as f32;
+        let mut total = 0f64;
+        for chunk in order.chunks(batch) {
+            for &i in chunk {
+                let i = i as usize;
+                let eval = model.eval(train, i);
+                let p = sigmoid(eval / o.k);
+                let target = model.target(train, i, o);
+                total += cross_entropy(p, target);
+                // d loss / d eval for the cross-entropy of a sigmoid.
+                let g = ((p - target) / o.k) as f32;
+                let ph = f32::from(train.phase[i]) / PHASE_FULL as f32;
+                let (gm, ge) = (g * ph, g * (1.0 - ph));
+                let idx = &train.index[i * model.regions..(i + 1) * model.regions];
+                for (r, &x) in idx.iter().enumerate() {
+                    let j = 2 * (r * ENTRIES + usize::from(x));
+                    pat.g[j] += gm;
+                    pat.g[j + 1] += ge;
+                }
+                for (l, &x) in train.linear[i * LINEAR..(i + 1) * LINEAR].iter().enumerate() {
+                    let x = f32::from(x);
+                    lin.g[2 * l] += gm * x;
+                    lin.g[2 * l + 1] += ge * x;
+                }
+            }
+            t += 1;
+            let n = chunk.len() as f32;
+            pat.step(&mut model.pat, n, lr, o.l2 as f32, t);
+            lin.step(&mut model.lin, n, lr, o.l2 as f32, t);
+        }
+        let epoch = Epoch {
+            epoch: e + 1,
+            train: total / train.len().max(1) as f64,
+            held: model.loss(held, o),
+        };
+        report(&epoch);
+        epochs.push(epoch);
+    }
+    // Configurations seen in fewer than `min_count` training positions keep no weight: too few
+    // games to tell their value from noise, and a search seeks out what its evaluation overrates.
+    if o.min_count > 0 {
+        let mut seen = vec![0u32; model.pat.len() / 2];
+        for (k, &x) in train.index.iter().enumerate() {
+            let r = k % model.regions;
+            seen[r * ENTRIES + usize::from(x)] += 1;
+        }
+        for (j, &c) in seen.iter().enumerate() {
+            if c < o.min_count {
+                model.pat[2 * j] = 0.0;
+                model.pat[2 * j + 1] = 0.0;
+            }
+        }
+    }
+    let mut net = model.to_net(start);
+    net.k = o.k as f32;
+    (net, epochs)
+}
+
+/// The loss of integer weights `net` over `s` (what the engine will use, rounding included).
+pub fn net_loss(net: &Net, s: &Samples, o: &Options) -> f64 {
+    let model = Model::from_net(net);
+    model.loss(s, o)
+}
+
+/// The loss of the hand-set evaluation over `s`, for comparison.
+pub fn hand_loss(s: &Samples, o: &Options) -> f64 {
+    let model = Model {
+        regions: 0,
+        pat: Vec::new(),
+        lin: Vec::new(),
+    };
+    (0..s.len())
+        .map(|i| cross_entropy(sigmoid(f64::from(s.hand[i]) / o.k), model.target(s, i, o)))
+        .sum::<f64>()
+        / s.len().max(1) as f64
+}
+
+/// Runs `tempo train`.
+///
+/// # Errors
+/// A variant without learned evaluation, bad settings, unreadable data or output.
+pub fn run(args: &TrainArgs) -> Result<(), String> {
+    use rules::*;
+    match args.variant {
+        Variant::International => run_for::<InternationalRules>(args),
+        Variant::Russian => run_for::<RussianRules>(args),
+        Variant::Brazilian => run_for::<BrazilianRules>(args),
+        Variant::English => run_for::<EnglishRules>(args),
+        Variant::Frisian => run_for::<FrisianRules>(args),
+        Variant::Frysk => run_for::<FryskRules>(args),
+        Variant::Italian => run_for::<ItalianRules>(args),
+        Variant::Spanish => run_for::<SpanishRules>(args),
+        Variant::Portuguese => run_for::<PortugueseRules>(args),
+        Variant::Czech => run_for::<CzechRules>(args),
+        Variant::Pool => run_for::<PoolRules>(args),
+        Variant::Thai => run_for::<ThaiRules>(args),
+        Variant::Canadian => run_for::<CanadianRules>(args),
+        Variant::Killer => run_for::<KillerRules>(args),
+        Variant::Breakthrough => run_for::<BreakthroughRules>(args),
+        v => Err(format!(
+            "{} has no learned evaluation: only square-board variants with dark squares and a \
+             normal goal have one",
+            v.name()
+        )),
+    }
+}
+
+fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
+    }
+    if !(0.0..1.0).contains(&args.holdout) {
+        return Err(format!("--holdout {} is not in [0, 1)", args.holdout));
+    }
+    let clock = Instant::now();
+    let (train, held) = load::<R>(&args.data, args.holdout, args.seed, args.max_positions)?;
+    if train.is_empty() {
+        return Err("no finished game in the data".into());
+    }
+    eprintln!(
+        "read {} training and {} held-out positions ({} regions each) in {:.1} s",
+        train.len(),
+        held.len(),
+        Regions::of::<R::Board>().count,
+        clock.elapsed().as_secs_f64()
+    );
+    let k = match args.k {
+        Some(k) if k > 0.0 => k,
+        Some(k) => return Err(format!("--k {k} must be positive")),
+        None => {
+            let k = fit_k(&train);
+            eprintln!("fitted K = {k:.1}");
+            k
+        }
+    };
+    let o = Options {
+        lambda: args.lambda,
+        k,
+        epochs: args.epochs,
+        l2: args.l2,
+        lr: args.lr,
+        batch: args.batch,
+        seed: args.seed,
+        min_count: args.min_count,
+    };
+    let start = Net::initial::<R>();
+    eprintln!(
+        "hand-set evaluation: train loss {:.5}  held-out loss {:.5}",
+        hand_loss(&train, &o),
+        hand_loss(&held, &o)
+    );
+    eprintln!(
+        "start: train loss {:.5}  held-out loss {:.5}",
+        net_loss(&start, &train, &o),
+        net_loss(&start, &held, &o)
+    );
+    let fit_clock = Instant::now();
+    let (net, _) = fit(start, &train, &held, &o, |e| {
+        eprintln!(
+            "epoch {:>3}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
+            e.epoch,
+            o.epochs,
+            e.train,
+            e.held,
+            fit_clock.elapsed().as_secs_f64()
+        );
+    });
+    eprintln!(
+        "integer weights: train loss {:.5}  held-out loss {:.5}",
+        net_loss(&net, &train, &o),
+        net_loss(&net, &held, &o)
+    );
+    let results = Options { lambda: 1.0, ..o };
+    eprintln!(
+        "held-out loss against the results alone: {:.5} (hand-set evaluation {:.5})",
+        net_loss(&net, &held, &results),
+        hand_loss(&held, &results)
+    );
+    let one = f64::from(1u32 << SHIFT);
+    let terms: Vec<String> = pattern::LINEAR_NAMES
+        .iter()
+        .zip(&net.linear)
+        .map(|(n, w)| format!("{n} {:.1}/{:.1}", f64::from(w[0]) / one, f64::from(w[1]) / one))
+        .collect();
+    eprintln!("linear terms (middle game/endgame): {}", terms.join(", "));
+    std::fs::write(&args.out, weights::encode(&net)).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "wrote {} ({} x {} board, {} regions) in {:.1} s total",
+        args.out.display(),
+        <R::Board as Geometry>::WIDTH,
+        <R::Board as Geometry>::HEIGHT,
+        net.regions,
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::rules::BrazilianRules;
+    use crate::eval::Evaluate;
+    use crate::eval::draughts::hand_evaluate;
+    use crate::game::{MoveList, Outcome};
+    use rand::Rng;
+
+    /// A few hundred positions of random games, scored by the hand evaluation, with the games'
+    /// results (or the hand evaluation's verdict when a game is cut off).
+    fn tiny_data(games: u64, seed: u64) -> String {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut text = String::from("# tempo selfplay variant=brazilian test\n");
+        for k in 0..games {
+            let mut pos = Draughts::<BrazilianRules>::start();
+            let mut lines = Vec::new();
+            let mut result = None;
+            for _ in 0..80 {
+                if let Some(o) = pos.outcome() {
+                    result = Some(o);
+                    break;
+                }
+                let mut list = MoveList::new();
+                pos.generate(&mut list);
+                // Mostly greedy on the hand evaluation, sometimes random: games with a winner.
+                let mv = if rng.random_bool(0.3) {
+                    list[rng.random_range(0..list.len())]
+                } else {
+                    *list.iter().min_by_key(|m| pos.play(m).evaluate()).unwrap()
+                };
+                lines.push(format!("{}\t{}", pos.to_fen(), hand_evaluate(&pos)));
+                pos = pos.play(&mv);
+            }
+            let result = match result {
+                Some(o) => crate::selfplay::format::result_text(o),
+                None => {
+                    let white = match pos.side_to_move() {
+                        Side::White => hand_evaluate(&pos),
+                        Side::Black => -hand_evaluate(&pos),
+                    };
+                    crate::selfplay::format::result_text(match white {
+                        s if s > 50 => Outcome::Win(Side::White),
+                        s if s < -50 => Outcome::Win(Side::Black),
+                        _ => Outcome::Draw,
+                    })
+                }
+            };
+            for l in lines {
+                text.push_str(&format!("{l}\t{result}\n"));
+            }
+            text.push_str(&format!("# game {k} result {result}\n"));
+        }
+        // A game still being written: ignored.
+        text.push_str("W:W21,22:B1,2\t0\t1\n");
+        text
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_reports_held_out_loss() {
+        let dir = std::env::temp_dir().join(format!("tempo-train-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data.txt");
+        std::fs::write(&data, tiny_data(40, 3)).unwrap();
+        let (train, held) = load::<BrazilianRules>(std::slice::from_ref(&data), 0.25, 1, None).unwrap();
+        assert!(train.len() > 300, "{}", train.len());
+        assert!(!held.is_empty());
+        let o = Options {
+            lambda: 0.5,
+            k: fit_k(&train),
+            epochs: 8,
+            l2: 1e-7,
+            lr: 1.0,
+            batch: 64,
+            seed: 1,
+            min_count: 0,
+        };
+        let start = Net::initial::<BrazilianRules>();
+        let before = net_loss(&start, &train, &o);
+        let mut reported = Vec::new();
+        let (net, epochs) = fit(start, &train, &held, &o, |e| reported.push(e.held));
+        assert_eq!(epochs.len(), 8);
+        assert!(reported.iter().all(|h| h.is_finite()));
+        let after = net_loss(&net, &train, &o);
+        assert!(after < before, "train loss {before} -> {after}");
+        assert!(epochs[7].train < epochs[0].train);
+        // The file written is read back as the same weights.
+        let bytes = weights::encode(&net);
+        assert_eq!(weights::decode_for::<BrazilianRules>(&bytes).unwrap(), net);
+        // Data of another variant is refused.
+        let err = load::<rules::RussianRules>(&[data], 0.25, 1, None).unwrap_err();
+        assert!(err.contains("for brazilian, not for russian"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

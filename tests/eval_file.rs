@@ -1,0 +1,118 @@
+//! The eval-file option of both protocols (protocol.md 2.3 and 3.2): a weight file of the learned
+//! evaluation is loaded for the current variant, refused with the reason when it is missing,
+//! corrupt or for another variant, `<learned>` selects the embedded weights and `<default>` restores
+//! the variant's default evaluation.
+
+mod common;
+
+use common::Engine;
+use tempo::protocol::hub::parse_line;
+
+/// A copy of the embedded International weights, and a damaged copy.
+fn weight_files(tag: &str) -> (String, String, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("tempo-eval-file-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bytes = tempo::eval::weights::embedded("international").expect("International ships weights");
+    let good = dir.join("good.bin");
+    std::fs::write(&good, bytes).unwrap();
+    let mut damaged = bytes.to_vec();
+    damaged[1000] ^= 0x40;
+    let bad = dir.join("bad.bin");
+    std::fs::write(&bad, damaged).unwrap();
+    (good.display().to_string(), bad.display().to_string(), dir)
+}
+
+fn hub_param(e: &mut Engine, name: &str) -> String {
+    e.send("hub");
+    let (_, params) = e.until("wait");
+    let line = params
+        .iter()
+        .find(|l| l.starts_with(&format!("param name={name} ")))
+        .unwrap_or_else(|| panic!("no {name} in {params:?}"));
+    parse_line(line).unwrap().get("value").unwrap().to_string()
+}
+
+#[test]
+fn hub_eval_file_loads_refuses_and_restores() {
+    let (good, bad, dir) = weight_files("hub");
+    let mut e = Engine::start(&["hub"]);
+    assert_eq!(hub_param(&mut e, "eval-file"), "<default>");
+    e.send(&format!("set-param name=eval-file value={good}"));
+    assert_eq!(hub_param(&mut e, "eval-file"), good);
+    // A search runs on the loaded weights.
+    e.send("init");
+    e.until("ready");
+    e.send("pos start");
+    e.send("level depth=3");
+    e.send("go think");
+    e.until("done");
+    e.send(&format!("set-param name=eval-file value={bad}"));
+    let (err, _) = e.until("error");
+    assert!(err.contains("checksum"), "{err}");
+    e.send("set-param name=eval-file value=/no/such/file.bin");
+    let (err, _) = e.until("error");
+    assert!(err.contains("cannot read"), "{err}");
+    // The weights loaded before a refused file stay in use.
+    assert_eq!(hub_param(&mut e, "eval-file"), good);
+    // International weights are refused for Russian, and Turkish has no learned evaluation.
+    e.send("set-param name=variant value=russian");
+    e.send(&format!("set-param name=eval-file value={good}"));
+    let (err, _) = e.until("error");
+    assert!(err.contains("for international, not for russian"), "{err}");
+    e.send("set-param name=variant value=turkish");
+    e.send(&format!("set-param name=eval-file value={good}"));
+    let (err, _) = e.until("error");
+    assert!(err.contains("no learned evaluation"), "{err}");
+    e.send("set-param name=variant value=normal");
+    e.send("set-param name=eval-file value=<hand>");
+    assert_eq!(hub_param(&mut e, "eval-file"), "<hand>");
+    e.send("set-param name=eval-file value=<learned>");
+    assert_eq!(hub_param(&mut e, "eval-file"), "<learned>");
+    e.send("set-param name=variant value=brazilian");
+    e.send("set-param name=eval-file value=<learned>");
+    let (err, _) = e.until("error");
+    assert!(err.contains("ships no weights"), "{err}");
+    e.send("set-param name=variant value=normal");
+    e.send("set-param name=eval-file value=<default>");
+    assert_eq!(hub_param(&mut e, "eval-file"), "<default>");
+    e.send(&format!("set-param name=eval-file value={good}"));
+    e.send("set-param name=eval-file value=\"\"");
+    assert_eq!(hub_param(&mut e, "eval-file"), "<default>");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn uci_evalfile_loads_refuses_and_restores() {
+    let (good, bad, dir) = weight_files("uci");
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let (_, options) = e.until("uciok");
+    assert!(
+        options.contains(&"option name EvalFile type string default <default>".to_string()),
+        "{options:?}"
+    );
+    e.send(&format!("setoption name EvalFile value {good}"));
+    e.send("isready");
+    let (_, before) = e.until("readyok");
+    assert!(before.is_empty(), "{before:?}");
+    e.send("uci");
+    let (_, options) = e.until("uciok");
+    assert!(
+        options.contains(&format!("option name EvalFile type string default {good}")),
+        "{options:?}"
+    );
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.until("bestmove");
+    e.send(&format!("setoption name EvalFile value {bad}"));
+    let (err, _) = e.until("info string error");
+    assert!(err.contains("checksum"), "{err}");
+    e.send("setoption name EvalFile value <default>");
+    e.send("uci");
+    let (_, options) = e.until("uciok");
+    assert!(
+        options.contains(&"option name EvalFile type string default <default>".to_string()),
+        "{options:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
