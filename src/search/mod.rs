@@ -297,6 +297,11 @@ impl<'a, G: Evaluate> Search<'a, G> {
 
     #[inline(always)]
     fn count_node(&mut self, ply: usize) {
+        // A node entered after the search stopped is left at once by its caller, unsearched: not
+        // counted, so that a node budget is never exceeded (the weakest levels' handicap).
+        if self.stopped {
+            return;
+        }
         self.nodes += 1;
         if ply > self.seldepth {
             self.seldepth = ply;
