@@ -296,16 +296,18 @@ impl Sprt {
     }
 }
 
-/// The LLR of outcome counts with these values. An outcome never seen counts as 0.001 of an
-/// outcome, as fishtest regularizes: otherwise a run of identical results (all wins against a
-/// broken engine) has no variance and the test could never decide.
+/// The LLR of outcome counts with these values. An outcome never seen counts as half an outcome:
+/// otherwise a run of identical results (all wins against a broken engine) has no variance and the
+/// test could never decide. (Fishtest's 0.001 of an outcome suits its batches of many games; here
+/// the test is read after every game, and with so small a weight one or two drawn pairs had a
+/// variance near zero and accepted H0, one won pair H1.)
 pub fn llr_counts(counts: &[u64], values: &[f64], elo0: f64, elo1: f64) -> f64 {
     if counts.iter().all(|&c| c == 0) {
         return 0.0;
     }
     let weights: Vec<f64> = counts
         .iter()
-        .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+        .map(|&c| if c == 0 { 0.5 } else { c as f64 })
         .collect();
     let n: f64 = weights.iter().sum();
     let outcomes: Vec<(f64, f64)> = values.iter().zip(&weights).map(|(&x, &w)| (x, w / n)).collect();
@@ -436,7 +438,7 @@ mod tests {
     #[test]
     fn sprt_pentanomial_by_hand_and_decisions() {
         // Pairs (half points 0..4): [0, 10, 30, 50, 10], 100 pairs; values x = k/4. (The empty
-        // class counts as 0.001 of a pair, which moves the LLR by about 3e-4.)
+        // class counts as half a pair: n = 100.5, mu = 0.64677, var = 0.04205, LLR = 2.4712.)
         // mu = (10 * 0.25 + 30 * 0.5 + 50 * 0.75 + 10 * 1) / 100 = (2.5 + 15 + 37.5 + 10) / 100 = 0.65
         // var = (10 * 0.4^2 + 30 * 0.15^2 + 50 * 0.1^2 + 10 * 0.35^2) / 100
         //     = (1.6 + 0.675 + 0.5 + 1.225) / 100 = 0.04
@@ -447,7 +449,7 @@ mod tests {
             counts: [0, 10, 30, 50, 10],
         };
         let st = sprt.state(&Wld::default(), &pairs);
-        assert!(close(st.llr, 2.6334, 2e-3), "{st:?}");
+        assert!(close(st.llr, 2.4712, 2e-3), "{st:?}");
         assert_eq!(st.decision, None);
         // Twice as many such pairs: LLR doubles, beyond 2.944: H1.
         let pairs = Pentanomial {
@@ -465,11 +467,20 @@ mod tests {
         };
         let llr = sprt.state(&Wld::default(), &pairs).llr;
         assert!(llr.is_finite() && llr < 0.0, "{llr}");
-        // Only wins (a broken opponent): H1 after two pairs (one gives LLR 1.9).
+        // Only wins (a broken opponent): H1, but not on the first pairs.
         let pairs = Pentanomial {
             counts: [0, 0, 0, 0, 2],
         };
+        assert_eq!(sprt.state(&Wld::default(), &pairs).decision, None);
+        let pairs = Pentanomial {
+            counts: [0, 0, 0, 0, 100],
+        };
         assert_eq!(sprt.state(&Wld::default(), &pairs).decision, Some(true));
+        // One won pair, or two drawn pairs, decide nothing.
+        for counts in [[0, 0, 0, 1, 0], [0, 0, 2, 0, 0], [0, 0, 0, 0, 1]] {
+            let st = sprt.state(&Wld::default(), &Pentanomial { counts });
+            assert_eq!(st.decision, None, "{counts:?} {st:?}");
+        }
         // Nothing yet: 0.
         assert_eq!(sprt.state(&Wld::default(), &Pentanomial::default()).llr, 0.0);
     }

@@ -130,6 +130,9 @@ impl<G: Evaluate> Search<'_, G> {
             self.root_depth = depth as usize;
             self.excluded.clear();
             let mut first_score = None;
+            // The lines of this depth, reported best first once all are searched: with pruning a
+            // later pass (the earlier lines excluded) can score above an earlier one.
+            let mut found: Vec<(i32, Vec<G::Move>, u32)> = Vec::new();
             for line in 1..=lines {
                 let score =
                     self.aspiration(root, &mut moves, depth, if line == 1 { prev } else { -INFINITY });
@@ -138,25 +141,31 @@ impl<G: Evaluate> Search<'_, G> {
                 }
                 let pv: Vec<G::Move> = self.pv[0].iter().copied().collect();
                 let Some(&best) = pv.first() else { break };
-                if line == 1 {
-                    first_score = Some(score);
-                    result.best = Some(best);
-                    result.ponder = pv.get(1).copied();
-                    result.score = score;
-                }
-                report(Info {
-                    depth: depth as u32,
-                    seldepth: self.seldepth as u32,
-                    score,
-                    nodes: self.total_nodes(),
-                    time: self.start.elapsed(),
-                    pv,
-                    multipv: line,
-                });
+                found.push((score, pv, self.seldepth as u32));
                 self.excluded.push(best);
                 if self.stopped {
                     break;
                 }
+            }
+            found.sort_by_key(|f| std::cmp::Reverse(f.0));
+            self.excluded.clear();
+            for (k, (score, pv, seldepth)) in found.into_iter().enumerate() {
+                if k == 0 {
+                    first_score = Some(score);
+                    result.best = pv.first().copied();
+                    result.ponder = pv.get(1).copied();
+                    result.score = score;
+                }
+                self.excluded.push(pv[0]);
+                report(Info {
+                    depth: depth as u32,
+                    seldepth,
+                    score,
+                    nodes: self.total_nodes(),
+                    time: self.start.elapsed(),
+                    pv,
+                    multipv: k + 1,
+                });
             }
             self.leave_depth(depth);
             if self.stopped {

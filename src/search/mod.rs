@@ -186,6 +186,8 @@ pub struct Search<'a, G: Evaluate> {
     published: u64,
     /// The root was answered without a search (no legal move, or a forced move in a game).
     immediate: bool,
+    /// Reduced-depth pruning is allowed (off inside its own reduced searches).
+    prune: bool,
 }
 
 impl<'a, G: Evaluate> Search<'a, G> {
@@ -234,6 +236,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             helper: false,
             published: 0,
             immediate: false,
+            prune: true,
         }
     }
 

@@ -1,11 +1,12 @@
 //! The node search: principal variation search with the transposition table, one-reply
 //! extensions and late-move reductions, and the capture quiescence below it.
 
-use super::reductions::late_move_reduction;
+use super::reductions::{PRUNE_MIN_DEPTH, late_move_reduction, prune_depth, prune_margin};
 use super::{INFINITY, MAX_PLY, QUIESCENCE_LIMIT, Search, WIN, outcome_score};
 use crate::eval::Evaluate;
 use crate::game::MoveList;
 use crate::tt::Bound;
+use crate::tt::WIN_BOUND;
 
 impl<G: Evaluate> Search<'_, G> {
     pub(super) fn update_pv(&mut self, ply: usize, mv: G::Move) {
@@ -127,6 +128,27 @@ impl<G: Evaluate> Search<'_, G> {
             return pos
                 .outcome()
                 .map_or(0, |o| outcome_score(o, pos.side_to_move(), ply));
+        }
+        // Reduced-depth pruning (ProbCut-like): at a non-PV node, a search at about two fifths of
+        // the depth that beats beta by a margin growing with depth is taken as proof enough. The
+        // reduced search and everything below it do not try this again.
+        let mut entry = entry;
+        if !pv_node && self.prune && depth >= PRUNE_MIN_DEPTH && beta.abs() < WIN_BOUND {
+            let margin = prune_margin(depth);
+            let raised = beta + margin;
+            self.prune = false;
+            let score = self.pvs(pos, prune_depth(depth), raised - 1, raised, ply);
+            self.prune = true;
+            if self.stopped {
+                return 0;
+            }
+            if score >= raised {
+                return score - margin;
+            }
+            // The reduced search may have left a move to try first.
+            if entry.is_none_or(|e| e.mv.is_none()) {
+                entry = self.tt.probe(key, ply);
+            }
         }
         let tt_move = entry.and_then(|e| e.mv).filter(|&i| usize::from(i) < moves.len());
         let mut scores = self.score_moves(pos, &moves, tt_move, ply);

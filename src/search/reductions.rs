@@ -1,6 +1,6 @@
-//! Pruning and reductions. The search has no forward pruning (no null move, no futility), so this
-//! room holds the late-move reduction rule alone; the mate-distance window and the table cutoffs
-//! stay in the node search, where they are one line each.
+//! Pruning and reductions: the late-move reduction rule and the reduced-depth pruning (a
+//! ProbCut-like test) at non-PV nodes; the mate-distance window and the table cutoffs stay in the
+//! node search, where they are one line each.
 
 use super::ordering::KILLER;
 
@@ -15,4 +15,21 @@ pub(super) fn late_move_reduction(depth: i32, i: usize, quiet: bool, score: i32)
     } else {
         0
     }
+}
+
+/// The shallowest node where the reduced-depth pruning is tried.
+pub(super) const PRUNE_MIN_DEPTH: i32 = 3;
+
+/// The reduced-depth pruning of a non-PV node at `depth` (at least [`PRUNE_MIN_DEPTH`]): a
+/// null-window search at this depth against beta plus [`prune_margin`] that fails high ends the
+/// node. About two fifths of the depth, and at least one ply.
+#[inline(always)]
+pub(super) fn prune_depth(depth: i32) -> i32 {
+    (depth * 2 / 5).max(1)
+}
+
+/// How far above beta the reduced search must score, in hundredths of a man: 5 a ply of depth.
+#[inline(always)]
+pub(super) fn prune_margin(depth: i32) -> i32 {
+    5 * depth
 }
