@@ -497,7 +497,9 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!(r.ok);
     assert!(r.out.contains(" - H1 was accepted"), "{}", r.out);
     assert!(r.out.contains("H1 accepted; the match stopped"));
-    assert!(finished(&r.out).len() < 20);
+    // Every pair won: with unseen outcomes counted as half a pair (src/arena/stats.rs), the
+    // narrow hypotheses (10 Elo apart) decide after 19 pairs, well before the 100 games.
+    assert!(finished(&r.out).len() < 50);
 }
 
 #[test]
