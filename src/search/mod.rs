@@ -1,6 +1,7 @@
 //! The search: iterative deepening over a principal variation search with aspiration windows,
-//! capture quiescence, a shared transposition table, killer and history move ordering and late-move
-//! reductions, written once over [`Game`] + [`Evaluate`] and compiled per variant.
+//! capture quiescence, a shared transposition table, killer and history move ordering, late-move
+//! reductions and a reduced-depth (ProbCut-like) pruning at non-PV nodes, written once over
+//! [`Game`] + [`Evaluate`] and compiled per variant.
 //!
 //! Scores are in hundredths of a man for the side to move. A won game is `WIN - plies` (a loss its
 //! negation), so the search prefers the shortest win and the longest loss. Repetitions are found
@@ -11,9 +12,10 @@
 //! The rooms: this file holds the limits, the results and the [`Search`] state with its node
 //! counting and polling; `path` the key stack and the repetition rules; `ordering` move ordering
 //! (table move, captures, killers, history) and the cutoff bookkeeping; `reductions` the late-move
-//! reduction rule; `node` the principal variation search and the quiescence; `deepening` the root,
-//! aspiration windows, MultiPV and iterative deepening; `parallel` Lazy SMP over several threads
-//! ([`search`]); `time` the clock budgets and `strength` the strength levels.
+//! reduction rule and the reduced-depth pruning; `node` the principal variation search and the
+//! quiescence; `deepening` the root, aspiration windows, MultiPV and iterative deepening;
+//! `parallel` Lazy SMP over several threads ([`search`]); `time` the clock budgets and `strength`
+//! the strength levels.
 
 mod deepening;
 mod node;

@@ -1,5 +1,6 @@
 //! The node search: principal variation search with the transposition table, one-reply
-//! extensions and late-move reductions, and the capture quiescence below it.
+//! extensions, late-move reductions and the reduced-depth pruning, and the capture quiescence
+//! below it.
 
 use super::reductions::{PRUNE_MIN_DEPTH, late_move_reduction, prune_depth, prune_margin};
 use super::{INFINITY, MAX_PLY, QUIESCENCE_LIMIT, Search, WIN, outcome_score};
