@@ -401,3 +401,44 @@ impl<R: Rules> Source<R> for Built<R> {
         t.codes.get(t.index.index(pos) as usize).copied()
     }
 }
+
+/// The 180-degree turn of a set of squares: the board seen from the other side.
+fn turn<R: Rules>(s: BitsOf<R>) -> BitsOf<R> {
+    let (w, h) = (R::Board::WIDTH, R::Board::HEIGHT);
+    s.iter().fold(BitsOf::<R>::EMPTY, |acc, b| {
+        let (c, r) = R::Board::coords(b);
+        let t = R::Board::at(w - 1 - c, h - 1 - r).expect("the turned board has the same playing squares");
+        acc | BitsOf::<R>::bit(t)
+    })
+}
+
+/// The colours swapped: White men and kings become Black's, and the other way round.
+pub fn swapped(m: Material) -> Material {
+    Material {
+        wm: m.bm,
+        wk: m.bk,
+        bm: m.wm,
+        bk: m.wk,
+    }
+}
+
+/// A slice made from its colour-swapped twin: the rules of the supported variants are the same
+/// for both colours once the board is turned (men step toward the far row, FMJD 3.4), so a
+/// position and its turned, colour-swapped copy with the other side to move have one value.
+pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
+    debug_assert_eq!(swapped(twin.index.material), m);
+    let index = SliceIndex::new::<R>(m);
+    let mut prev = super::DRAW;
+    let codes = (0..index.len())
+        .map(|i| {
+            if let Some((w, b, k, side)) = index.sets::<BitsOf<R>>(i) {
+                let j = twin
+                    .index
+                    .index_of(turn::<R>(b), turn::<R>(w), turn::<R>(k), side.opponent());
+                prev = twin.codes[j as usize];
+            }
+            prev
+        })
+        .collect();
+    SliceTable { index, codes }
+}

@@ -1,6 +1,6 @@
 //! `tempo egdb build | probe | verify`.
 
-use super::build::{Built, build_slice};
+use super::build::{Built, build_slice, mirror_slice, swapped};
 use super::file;
 use super::index::Material;
 use super::registry::{self, Tables, read_slice, slice_path};
@@ -160,11 +160,28 @@ pub fn build_all<R: Rules>(
             ));
         }
         let t0 = Instant::now();
+        let twin = swapped(m);
+        if twin != m
+            && let Some(src) = built.get(twin)
+        {
+            let table = mirror_slice::<R>(src, m);
+            let bytes = file::encode(R::NAME, &table.index, &table.codes);
+            write_atomic(&path, &bytes)?;
+            let line = format!(
+                "{} {m} pieces {} mirrored from {twin} time {:.2} s bytes {}",
+                R::NAME,
+                m.total(),
+                t0.elapsed().as_secs_f64(),
+                bytes.len()
+            );
+            log(&line);
+            lines.push(line);
+            built.insert(table);
+            continue;
+        }
         let (table, stats) = build_slice::<R, _>(&built, m, threads, log);
         let bytes = file::encode(R::NAME, &table.index, &table.codes);
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, &bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_atomic(&path, &bytes)?;
         let line = format!(
             "{} {m} pieces {} positions {} time {:.2} s bytes {} ({:.3} bytes a position) longest {} plies; memory held {:.1} MB",
             R::NAME,
@@ -186,6 +203,14 @@ pub fn build_all<R: Rules>(
         started.elapsed().as_secs_f64()
     ));
     Ok(lines)
+}
+
+/// Writes a file whole or not at all (a temporary file renamed), so that an interrupted build
+/// leaves no half-written slice.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
