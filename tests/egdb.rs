@@ -52,9 +52,7 @@ fn built<R: Rules>(tag: &str, pieces: u32) -> (PathBuf, Tables) {
 /// Every position of `v` with 2..=`pieces` pieces, both sides present, men off their promotion
 /// rows, both sides to move.
 fn all_positions(v: RefVariant, pieces: usize) -> Vec<RefPos> {
-    let n = v.squares();
-    let size = v.size() as i32;
-    let kinds = [
+    const KINDS: [Piece; 4] = [
         Piece {
             side: RefSide::White,
             king: false,
@@ -72,18 +70,9 @@ fn all_positions(v: RefVariant, pieces: usize) -> Vec<RefPos> {
             king: true,
         },
     ];
-    let mut out = Vec::new();
     // Choose squares in ascending order, a kind for each.
-    fn rec(
-        v: RefVariant,
-        size: i32,
-        n: u8,
-        kinds: &[Piece; 4],
-        from: u8,
-        left: usize,
-        pos: &mut RefPos,
-        out: &mut Vec<RefPos>,
-    ) {
+    fn rec(from: u8, left: usize, pos: &mut RefPos, out: &mut Vec<RefPos>) {
+        let v = pos.variant;
         let w = pos.count(RefSide::White);
         let b = pos.count(RefSide::Black);
         if w.0 + w.1 > 0 && b.0 + b.1 > 0 {
@@ -96,23 +85,26 @@ fn all_positions(v: RefVariant, pieces: usize) -> Vec<RefPos> {
         if left == 0 {
             return;
         }
-        for sq in from..=n {
+        for sq in from..=v.squares() {
             let (row, _) = v.square_to_rc(sq);
-            for k in kinds {
+            for k in KINDS {
                 // FMJD 3.5: no man stands on its own promotion row.
-                if !k.king
-                    && ((k.side == RefSide::White && row == 0)
-                        || (k.side == RefSide::Black && row == size - 1))
-                {
+                let last = if k.side == RefSide::White {
+                    0
+                } else {
+                    v.size() as i32 - 1
+                };
+                if !k.king && row == last {
                     continue;
                 }
-                pos.put(sq, Some(*k));
-                rec(v, size, n, kinds, sq + 1, left - 1, pos, out);
+                pos.put(sq, Some(k));
+                rec(sq + 1, left - 1, pos, out);
                 pos.put(sq, None);
             }
         }
     }
-    rec(v, size, n, &kinds, 1, pieces, &mut RefPos::empty(v), &mut out);
+    let mut out = Vec::new();
+    rec(1, pieces, &mut RefPos::empty(v), &mut out);
     out
 }
 

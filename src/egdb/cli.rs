@@ -30,6 +30,34 @@ pub enum EgdbCommand {
     Probe(ProbeArgs),
     /// Re-check every stored value of every slice file against its successors.
     Verify(VerifyArgs),
+    /// Print positions drawn at random from the tables (FEN, one a line), for conversion matches.
+    Sample(SampleArgs),
+}
+
+/// Arguments of `tempo egdb sample`.
+#[derive(clap::Args)]
+pub struct SampleArgs {
+    /// Variant.
+    #[arg(long, short, default_value = "international")]
+    pub variant: String,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+    /// Pieces on the board.
+    #[arg(long, short)]
+    pub pieces: u32,
+    /// How many positions.
+    #[arg(long, default_value_t = 20)]
+    pub count: usize,
+    /// `win` (the side to move wins in at least --min-plies), `draw`, or `loss`.
+    #[arg(long, default_value = "win")]
+    pub value: String,
+    /// Shortest win kept, in plies.
+    #[arg(long, default_value_t = 15)]
+    pub min_plies: u32,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 fn default_threads() -> usize {
@@ -100,6 +128,7 @@ pub fn run(args: &EgdbArgs) -> Result<(), String> {
         EgdbCommand::Build(a) => &a.variant,
         EgdbCommand::Probe(a) => &a.variant,
         EgdbCommand::Verify(a) => &a.variant,
+        EgdbCommand::Sample(a) => &a.variant,
     };
     let v: Variant = name.parse().map_err(|e| format!("{e}"))?;
     crate::with_egdb_rules!(v, R => {
@@ -108,6 +137,7 @@ pub fn run(args: &EgdbArgs) -> Result<(), String> {
             EgdbCommand::Build(a) => build::<R>(a),
             EgdbCommand::Probe(a) => probe::<R>(a),
             EgdbCommand::Verify(a) => verify::<R>(a).map(|_| ()),
+            EgdbCommand::Sample(a) => sample::<R>(a),
         }
     }, Err(format!("no endgame tables for {} (supported: diagonal variants without the Frisian king-move rule)", v.name())))
 }
@@ -342,6 +372,61 @@ fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {
     let n = verify_all::<R>(&a.dir, a.pieces, threads, &mut |s| eprintln!("{s}"))?;
     println!("verified {n} positions of {} in {}", R::NAME, a.dir.display());
     Ok(n)
+}
+
+fn sample<R: Rules>(a: &SampleArgs) -> Result<(), String> {
+    let tables = registry::load::<R>(&a.dir, a.pieces)?;
+    let slices: Vec<Material> = Material::all_up_to(a.pieces)
+        .into_iter()
+        .filter(|m| m.total() == a.pieces && tables.slice(*m).is_some())
+        .collect();
+    if slices.is_empty() {
+        return Err(format!(
+            "no {}-piece tables of {} in {}",
+            a.pieces,
+            R::NAME,
+            a.dir.display()
+        ));
+    }
+    // A small xorshift generator: reproducible from --seed, no dependency.
+    let mut x = a.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut found = 0;
+    let mut moves = MoveList::new();
+    for _ in 0..10_000_000 {
+        if found == a.count {
+            break;
+        }
+        let m = slices[(next() % slices.len() as u64) as usize];
+        let Some(f) = tables.slice(m) else { continue };
+        let Some(pos) = f.index.position::<R>(next() % f.index.len()) else {
+            continue;
+        };
+        moves.clear();
+        pos.generate(&mut moves);
+        if moves.is_empty() || pos.is_capture(&moves[0]) {
+            continue;
+        }
+        let keep = match (
+            Value::of(f.get(f.index.index(&pos)).unwrap_or(0)),
+            a.value.as_str(),
+        ) {
+            (Value::Win(n), "win") => n >= a.min_plies,
+            (Value::Draw, "draw") => true,
+            (Value::Loss(_), "loss") => true,
+            _ => false,
+        };
+        if keep {
+            println!("{}", pos.to_fen());
+            found += 1;
+        }
+    }
+    Ok(())
 }
 
 /// The value of a position by in-memory tables (tests and tools).

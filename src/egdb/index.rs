@@ -241,7 +241,7 @@ impl SliceIndex {
                 d -= 1;
             }
             rank -= binomial(d, i);
-            set = set | B::bit(u32::from(dom.bits[d]));
+            set |= B::bit(u32::from(dom.bits[d]));
             top = d;
         }
         set
@@ -252,8 +252,8 @@ impl SliceIndex {
     pub fn index_of<B: Bits>(&self, white: B, black: B, kings: B, side: Side) -> u64 {
         let groups = [white & !kings, white & kings, black & !kings, black & kings];
         let mut r = 0;
-        for g in 0..4 {
-            r = r * self.counts[g] + self.rank_group(g, groups[g]);
+        for (g, &set) in groups.iter().enumerate() {
+            r = r * self.counts[g] + self.rank_group(g, set);
         }
         side.index() as u64 * self.per_side + r
     }
@@ -286,7 +286,7 @@ impl SliceIndex {
         let mut all = B::EMPTY;
         let mut n = 0;
         for s in groups {
-            all = all | s;
+            all |= s;
             n += s.count();
         }
         if all.count() != n {
