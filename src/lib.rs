@@ -6,6 +6,7 @@
 //! - [`draughts`]: the square-board family, one generator compiled per variant from its rules;
 //! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
 //! - [`perft`]: move-generator verification; [`pdn`]: game records;
+//! - [`egdb`]: endgame databases, built by retrograde analysis and probed by the search;
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
 //!   never imports them);
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
@@ -22,6 +23,7 @@ pub mod arena;
 pub mod bench;
 pub mod bits;
 pub mod draughts;
+pub mod egdb;
 pub mod engine;
 pub mod eval;
 pub mod game;

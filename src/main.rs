@@ -146,6 +146,14 @@ enum Command {
                       \x20        tempo train --data intl.txt --out weights/international.bin"
     )]
     Train(tempo::train::TrainArgs),
+    /// Endgame databases: build them by retrograde analysis, probe a position, verify the files.
+    /// See README "## egdb".
+    #[command(
+        after_help = "Example: tempo egdb build --variant russian --pieces 4 --dir egdb\n\
+                      \x20        tempo egdb probe --variant russian --dir egdb 'W:WK1,K2:BK32'\n\
+                      \x20        tempo egdb verify --variant russian --dir egdb"
+    )]
+    Egdb(tempo::egdb::cli::EgdbArgs),
 }
 
 #[derive(clap::Args)]
@@ -395,6 +403,7 @@ fn main() -> ExitCode {
             with_variant!(args.variant, G => tempo::selfplay::run::<G>(args))
         }
         Some(Command::Train(args)) => tempo::train::run(args),
+        Some(Command::Egdb(args)) => tempo::egdb::cli::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,7 +23,7 @@ pub const HISTORY_SLOTS: usize = 1 << 14;
 
 /// What the search needs from a position type beyond the rules: a static score and a few cheap
 /// facts about moves.
-pub trait Evaluate: Game {
+pub trait Evaluate: Game + crate::egdb::Probe {
     /// The static score for the side to move, in hundredths of a man; it must stay well inside
     /// `±20_000`, the range below the win scores.
     fn evaluate(&self) -> i32;

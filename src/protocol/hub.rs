@@ -507,6 +507,15 @@ impl Hub {
             "param name=eval-file value={} type=string",
             quote(&crate::eval::weights::current_label(self.variant.name()))
         ));
+        let (egdb_dir, egdb_pieces) = crate::egdb::registry::settings();
+        self.out.line(&format!(
+            "param name=egdb-dir value={} type=string",
+            quote(&egdb_dir)
+        ));
+        self.out.line(&format!(
+            "param name=egdb-pieces value={egdb_pieces} type=int min=0 max={}",
+            crate::egdb::registry::MAX_PIECES
+        ));
         for o in rule_options() {
             let value = self
                 .options
@@ -557,6 +566,11 @@ impl Hub {
             }
             "ponder" => self.ponder = boolean(name, value)?,
             "eval-file" => crate::eval::weights::set_eval_file(self.variant.name(), value)?,
+            "egdb-dir" => drop(crate::egdb::registry::set_dir(self.variant, value)?),
+            "egdb-pieces" => {
+                let n = u32::try_from(integer(name, value)?).unwrap_or(u32::MAX);
+                drop(crate::egdb::registry::set_pieces(self.variant, n)?);
+            }
             "multipv" => {
                 let n = integer(name, value)?;
                 if !(1..=MULTIPV_MAX as u64).contains(&n) {
@@ -603,6 +617,7 @@ impl Hub {
         self.session = session;
         self.session.set_threads(self.threads as usize);
         self.apply_strength();
+        crate::egdb::registry::follow_variant(self.variant)?;
         warning.map_or(Ok(()), Err)
     }
 

@@ -396,6 +396,18 @@ impl Uci {
             "option name EvalFile type string default {}",
             crate::eval::weights::current_label(self.variant.name())
         ));
+        let (egdb_dir, egdb_pieces) = crate::egdb::registry::settings();
+        let egdb_dir = if egdb_dir.is_empty() {
+            "<empty>".to_string()
+        } else {
+            egdb_dir
+        };
+        self.out
+            .line(&format!("option name EGDB_Path type string default {egdb_dir}"));
+        self.out.line(&format!(
+            "option name EGDB_Pieces type spin default {egdb_pieces} min 0 max {}",
+            crate::egdb::registry::MAX_PIECES
+        ));
         for o in rule_options() {
             let value = self
                 .options
@@ -461,6 +473,18 @@ impl Uci {
             }
             "clear hash" => self.session.new_game(),
             "evalfile" => crate::eval::weights::set_eval_file(self.variant.name(), &value)?,
+            "egdb_path" => {
+                let dir = if value == "<empty>" { "" } else { value.as_str() };
+                let msg = crate::egdb::registry::set_dir(self.variant, dir)?;
+                self.out.line(&format!("info string {msg}"));
+            }
+            "egdb_pieces" => {
+                let n: u32 = value
+                    .parse()
+                    .map_err(|_| format!("option EGDB_Pieces takes a number, not {value:?}"))?;
+                let msg = crate::egdb::registry::set_pieces(self.variant, n)?;
+                self.out.line(&format!("info string {msg}"));
+            }
             "uci_limitstrength" => {
                 self.strength.limited = match value.as_str() {
                     "true" => true,
@@ -514,6 +538,7 @@ impl Uci {
         self.session = session;
         self.session.set_threads(self.threads);
         self.apply_strength();
+        crate::egdb::registry::follow_variant(self.variant)?;
         warning.map_or(Ok(()), Err)
     }
 

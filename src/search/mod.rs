@@ -18,6 +18,7 @@
 //! the strength levels.
 
 mod deepening;
+mod egdb_probe;
 mod node;
 mod ordering;
 mod parallel;

@@ -84,6 +84,10 @@ impl<G: Evaluate> Search<'_, G> {
                 self.pv[ply].clear();
                 return s;
             }
+            if let Some(s) = self.egdb_score(pos, ply) {
+                self.pv[ply].clear();
+                return s;
+            }
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
         self.pv[ply].clear();
@@ -96,6 +100,9 @@ impl<G: Evaluate> Search<'_, G> {
         }
         if let Some(o) = pos.quick_outcome() {
             return outcome_score(o, pos.side_to_move(), ply);
+        }
+        if let Some(s) = self.egdb_score(pos, ply) {
+            return s;
         }
         if ply >= MAX_PLY {
             return pos.evaluate();

@@ -1,0 +1,444 @@
+//! Retrograde analysis of one slice.
+//!
+//! Every position of the slice is classed once with the move generator (pass A): no legal move (a
+//! loss now), a capture pending (its value is found at once by searching the captures, which all
+//! lead into smaller, already built slices), or quiet. Pass B looks at the moves of each quiet
+//! position: a move into another slice (a promotion) or into a capture position of this slice is
+//! an *exit* whose value is known; the others are counted. Then the values spread backwards from
+//! the known ones in order of distance: a position with a lost successor at distance `n` wins in
+//! `n + 1`; a position whose successors are all won for the opponent loses in one more than the
+//! longest of them, found when the last of them is reached (the counts). What is never reached is
+//! a draw. Predecessors inside a slice are found by un-making quiet moves (a king slides back
+//! along a diagonal, a man steps back), which is exact for the variants [`super::supports`]
+//! accepts. Passes A and B run on several threads; the backward sweep is sequential and cheap.
+
+use super::index::{Material, SliceIndex};
+use super::{Code, LOST_NOW, Source, parent_code, preference, solve};
+use crate::bits::Bits;
+use crate::draughts::geom::Geometry;
+use crate::draughts::rules::Rules;
+use crate::draughts::{BitsOf, Draughts};
+use crate::game::{Game, MoveList, Side};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Class of an index: names no position.
+const INVALID: u8 = 0;
+/// Class of an index: value known from pass A (no move, or a capture pending).
+const FIXED: u8 = 1;
+/// Class of an index: quiet, decided by the backward sweep.
+const QUIET: u8 = 2;
+/// A value not yet known.
+const UNSET: Code = Code::MAX;
+/// `loss` mark of a position that cannot lose (an exit draws or wins).
+const CANNOT_LOSE: u16 = u16::MAX;
+/// Indices handed to a thread at a time.
+const CHUNK: usize = 1 << 14;
+
+/// A built slice: its index and the code of every index (capture positions hold their resolved
+/// value, indices that name no position hold a draw).
+pub struct SliceTable {
+    /// The slice's indexing.
+    pub index: SliceIndex,
+    /// Codes, one per index.
+    pub codes: Vec<Code>,
+}
+
+/// Figures of one slice build.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildStats {
+    /// Indices that name a position.
+    pub positions: u64,
+    /// Of them, positions with a capture pending.
+    pub captures: u64,
+    /// Wins and losses for the side to move, and draws, among positions without a capture.
+    pub wins: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Longest distance (plies).
+    pub longest: u32,
+}
+
+/// Runs `f` on every chunk of the zipped arrays on `threads` threads.
+fn par_chunks<A: Send, B: Send, F>(a: &mut [A], b: &mut [B], threads: usize, f: F)
+where
+    F: Fn(usize, &mut [A], &mut [B]) + Sync,
+{
+    let work: Vec<(usize, &mut [A], &mut [B])> = a
+        .chunks_mut(CHUNK)
+        .zip(b.chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(i, (x, y))| (i * CHUNK, x, y))
+        .collect();
+    let queue = Mutex::new(work);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let item = queue.lock().map(|mut q| q.pop()).ok().flatten();
+                    let Some((start, x, y)) = item else { break };
+                    f(start, x, y);
+                }
+            });
+        }
+    });
+}
+
+/// Builds one slice. `lower` must answer for every slice this one converts into (captures and
+/// promotions). `progress` receives lines for the user.
+///
+/// # Panics
+/// If the slice has more than 2^32 indices.
+pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
+    lower: &S,
+    material: Material,
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> (SliceTable, BuildStats) {
+    let index = SliceIndex::new::<R>(material);
+    let len = index.len() as usize;
+    assert!(
+        len < u32::MAX as usize,
+        "slice {material} too large to index with u32"
+    );
+    let started = Instant::now();
+    let mut class = vec![INVALID; len];
+    let mut codes = vec![UNSET; len];
+    let done = AtomicU64::new(0);
+
+    // Pass A: classes, and the values of positions with no move or a capture pending.
+    par_chunks(&mut class, &mut codes, threads, |start, cls, val| {
+        let mut moves = MoveList::new();
+        for j in 0..cls.len() {
+            let Some(pos) = index.position::<R>((start + j) as u64) else {
+                continue;
+            };
+            moves.clear();
+            pos.generate(&mut moves);
+            if moves.is_empty() {
+                cls[j] = FIXED;
+                val[j] = LOST_NOW;
+            } else if pos.is_capture(&moves[0]) {
+                cls[j] = FIXED;
+                let mut best: Option<Code> = None;
+                for mv in moves.iter() {
+                    let c = solve(lower, &pos.play_bare(mv)).map(parent_code);
+                    let c =
+                        c.unwrap_or_else(|| panic!("slice {material}: a capture leads to a missing slice"));
+                    if best.is_none_or(|b| preference(c) > preference(b)) {
+                        best = Some(c);
+                    }
+                }
+                val[j] = best.unwrap_or(LOST_NOW);
+            } else {
+                cls[j] = QUIET;
+            }
+        }
+        done.fetch_add(cls.len() as u64, Ordering::Relaxed);
+    });
+    progress(&format!(
+        "slice {material}: {len} indices, classes and captures in {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+
+    // Pass B: count the moves inside the slice, fold the exits.
+    let mut count = vec![0u8; len];
+    let mut loss = vec![0u16; len];
+    let pushes: Mutex<Vec<(u16, u32)>> = Mutex::new(Vec::new());
+    {
+        let class = &class;
+        let codes = &codes;
+        let pushes = &pushes;
+        par_chunks(&mut count, &mut loss, threads, |start, cnt, lss| {
+            let mut moves = MoveList::new();
+            let mut local = Vec::new();
+            for j in 0..cnt.len() {
+                let i = start + j;
+                if class[i] != QUIET {
+                    continue;
+                }
+                let Some(pos) = index.position::<R>(i as u64) else {
+                    continue;
+                };
+                moves.clear();
+                pos.generate(&mut moves);
+                let mut n = 0u32;
+                let mut win: Option<u16> = None;
+                let mut cannot_lose = false;
+                let mut longest_loss = 0u16;
+                for mv in moves.iter() {
+                    let child = pos.play_bare(mv);
+                    let inside = !mv.promotes && Material::of(&child) == material;
+                    let c = if inside {
+                        let k = index.index(&child) as usize;
+                        if class[k] == QUIET {
+                            n += 1;
+                            continue;
+                        }
+                        codes[k]
+                    } else {
+                        solve(lower, &child).unwrap_or_else(|| {
+                            panic!("slice {material}: a promotion leads to a missing slice")
+                        })
+                    };
+                    let c = parent_code(c);
+                    match c {
+                        0 => cannot_lose = true,
+                        _ if c % 2 == 0 => {
+                            cannot_lose = true;
+                            let d = c - 1;
+                            win = Some(win.map_or(d, |w| w.min(d)));
+                        }
+                        _ => longest_loss = longest_loss.max(c - 1),
+                    }
+                }
+                assert!(n < 256, "more than 255 moves inside a slice");
+                cnt[j] = n as u8;
+                lss[j] = if cannot_lose { CANNOT_LOSE } else { longest_loss };
+                if let Some(w) = win {
+                    local.push((w, i as u32));
+                } else if n == 0 && !cannot_lose {
+                    local.push((longest_loss, i as u32));
+                }
+            }
+            if let Ok(mut p) = pushes.lock() {
+                p.extend(local);
+            }
+        });
+    }
+    progress(&format!(
+        "slice {material}: moves counted in {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+
+    // The backward sweep, by distance.
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    for (d, i) in pushes.into_inner().unwrap_or_default() {
+        let d = usize::from(d);
+        if buckets.len() <= d {
+            buckets.resize_with(d + 1, Vec::new);
+        }
+        buckets[d].push(i);
+    }
+    let mut stats = BuildStats::default();
+    let mut n = 0;
+    while n < buckets.len() {
+        let bucket = std::mem::take(&mut buckets[n]);
+        for &i in &bucket {
+            let i = i as usize;
+            if codes[i] != UNSET {
+                continue;
+            }
+            codes[i] = (n + 1) as Code;
+            stats.longest = stats.longest.max(n as u32);
+            let Some((w, b, k, side)) = index.sets::<BitsOf<R>>(i as u64) else {
+                continue;
+            };
+            let lost = n % 2 == 0;
+            predecessors::<R>(w, b, k, side, |pw, pb, pk| {
+                let q = index.index_of(pw, pb, pk, side.opponent()) as usize;
+                if class[q] != QUIET || codes[q] != UNSET {
+                    return;
+                }
+                let target = if lost {
+                    n + 1
+                } else {
+                    count[q] = count[q]
+                        .checked_sub(1)
+                        .unwrap_or_else(|| panic!("slice {material}: more predecessors than moves"));
+                    if loss[q] != CANNOT_LOSE {
+                        loss[q] = loss[q].max((n + 1) as u16);
+                    }
+                    if count[q] > 0 || loss[q] == CANNOT_LOSE {
+                        return;
+                    }
+                    usize::from(loss[q])
+                };
+                if buckets.len() <= target {
+                    buckets.resize_with(target + 1, Vec::new);
+                }
+                buckets[target].push(q as u32);
+            });
+        }
+        n += 1;
+    }
+    // Indices the tables do not decide hold the code before them (longer runs in the file).
+    let mut prev = super::DRAW;
+    for i in 0..len {
+        match class[i] {
+            INVALID => codes[i] = prev,
+            FIXED => {
+                stats.positions += 1;
+                if codes[i] != LOST_NOW {
+                    stats.captures += 1;
+                } else {
+                    stats.losses += 1;
+                }
+                codes[i] = prev;
+            }
+            _ => {
+                stats.positions += 1;
+                if codes[i] == UNSET {
+                    codes[i] = super::DRAW;
+                }
+                match codes[i] {
+                    0 => stats.draws += 1,
+                    c if c % 2 == 0 => stats.wins += 1,
+                    _ => stats.losses += 1,
+                }
+                prev = codes[i];
+            }
+        }
+    }
+    progress(&format!(
+        "slice {material}: solved in {:.1} s: {} positions, {} with a capture, {} wins, {} losses, {} draws, longest {} plies",
+        started.elapsed().as_secs_f64(),
+        stats.positions,
+        stats.captures,
+        stats.wins,
+        stats.losses,
+        stats.draws,
+        stats.longest
+    ));
+    (SliceTable { index, codes }, stats)
+}
+
+/// Calls `f` with the piece sets (White, Black, kings) of every position from which the side that
+/// did not move in `(w, b, k, side)` reaches it by a quiet move that neither captures nor promotes.
+fn predecessors<R: Rules>(
+    w: BitsOf<R>,
+    b: BitsOf<R>,
+    k: BitsOf<R>,
+    side: Side,
+    mut f: impl FnMut(BitsOf<R>, BitsOf<R>, BitsOf<R>),
+) {
+    let mover = side.opponent();
+    let empty = R::Board::VALID & !(w | b);
+    let own = if mover == Side::White { w } else { b };
+    // The mover's men step forward (FMJD 3.4): White's up the board, Black's down; one step back
+    // undoes it.
+    let back = if mover == Side::White {
+        [R::Board::DOWN_LEFT, R::Board::DOWN_RIGHT]
+    } else {
+        [R::Board::UP_LEFT, R::Board::UP_RIGHT]
+    };
+    let mut emit = |from: u32, to: BitsOf<R>, king: bool| {
+        let from_bit = BitsOf::<R>::bit(from);
+        let moved = from_bit | to;
+        let (pw, pb) = if mover == Side::White {
+            (w ^ moved, b)
+        } else {
+            (w, b ^ moved)
+        };
+        let pk = if king { k ^ moved } else { k };
+        f(pw, pb, pk);
+    };
+    for x in own.iter() {
+        let at = BitsOf::<R>::bit(x);
+        if k.has(x) {
+            // A king moves along the diagonals, any distance over empty squares (FMJD 3.9) or one
+            // step (English 1.19).
+            for d in R::Board::DIAGONALS {
+                let mut s = at;
+                loop {
+                    s = R::Board::step(s, d) & empty;
+                    if s.is_empty() {
+                        break;
+                    }
+                    emit(x, s, true);
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                }
+            }
+        } else {
+            for d in back {
+                let s = R::Board::step(at, d) & empty;
+                if !s.is_empty() {
+                    emit(x, s, false);
+                }
+            }
+        }
+    }
+}
+
+/// The slices built so far, kept in memory: the source the next slices read.
+pub struct Built<R: Rules> {
+    tables: std::collections::HashMap<Material, SliceTable>,
+    rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> Default for Built<R> {
+    fn default() -> Self {
+        Built {
+            tables: Default::default(),
+            rules: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<R: Rules> Built<R> {
+    /// Adds a slice.
+    pub fn insert(&mut self, t: SliceTable) {
+        self.tables.insert(t.index.material, t);
+    }
+    /// A slice, if built.
+    pub fn get(&self, m: Material) -> Option<&SliceTable> {
+        self.tables.get(&m)
+    }
+    /// Bytes held (two a position).
+    pub fn bytes(&self) -> usize {
+        self.tables.values().map(|t| t.codes.len() * 2).sum()
+    }
+}
+
+impl<R: Rules> Source<R> for Built<R> {
+    fn lookup(&self, pos: &Draughts<R>) -> Option<Code> {
+        let t = self.tables.get(&super::Material::of(pos))?;
+        t.codes.get(t.index.index(pos) as usize).copied()
+    }
+}
+
+/// The 180-degree turn of a set of squares: the board seen from the other side.
+fn turn<R: Rules>(s: BitsOf<R>) -> BitsOf<R> {
+    let (w, h) = (R::Board::WIDTH, R::Board::HEIGHT);
+    s.iter().fold(BitsOf::<R>::EMPTY, |acc, b| {
+        let (c, r) = R::Board::coords(b);
+        let t = R::Board::at(w - 1 - c, h - 1 - r).expect("the turned board has the same playing squares");
+        acc | BitsOf::<R>::bit(t)
+    })
+}
+
+/// The colours swapped: White men and kings become Black's, and the other way round.
+pub fn swapped(m: Material) -> Material {
+    Material {
+        wm: m.bm,
+        wk: m.bk,
+        bm: m.wm,
+        bk: m.wk,
+    }
+}
+
+/// A slice made from its colour-swapped twin: the rules of the supported variants are the same
+/// for both colours once the board is turned (men step toward the far row, FMJD 3.4), so a
+/// position and its turned, colour-swapped copy with the other side to move have one value.
+pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
+    debug_assert_eq!(swapped(twin.index.material), m);
+    let index = SliceIndex::new::<R>(m);
+    let mut prev = super::DRAW;
+    let codes = (0..index.len())
+        .map(|i| {
+            if let Some((w, b, k, side)) = index.sets::<BitsOf<R>>(i) {
+                let j = twin
+                    .index
+                    .index_of(turn::<R>(b), turn::<R>(w), turn::<R>(k), side.opponent());
+                prev = twin.codes[j as usize];
+            }
+            prev
+        })
+        .collect();
+    SliceTable { index, codes }
+}

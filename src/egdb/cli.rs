@@ -1,0 +1,435 @@
+//! `tempo egdb build | probe | verify`.
+
+use super::build::{Built, build_slice, mirror_slice, swapped};
+use super::file;
+use super::index::Material;
+use super::registry::{self, Tables, read_slice, slice_path};
+use super::{Code, Source, Value, best_move, parent_code, preference, solve, supports};
+use crate::draughts::Draughts;
+use crate::draughts::rules::Rules;
+use crate::game::{Game, MoveList, MoveStyle};
+use crate::variant::Variant;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Arguments of `tempo egdb`.
+#[derive(clap::Args)]
+pub struct EgdbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: EgdbCommand,
+}
+
+/// The `tempo egdb` subcommands.
+#[derive(clap::Subcommand)]
+pub enum EgdbCommand {
+    /// Build the tables of every slice up to N pieces (slices already built and sound are kept).
+    Build(BuildArgs),
+    /// Print the value of a position by the tables, and the best move.
+    Probe(ProbeArgs),
+    /// Re-check every stored value of every slice file against its successors.
+    Verify(VerifyArgs),
+    /// Print positions drawn at random from the tables (FEN, one a line), for conversion matches.
+    Sample(SampleArgs),
+}
+
+/// Arguments of `tempo egdb sample`.
+#[derive(clap::Args)]
+pub struct SampleArgs {
+    /// Variant.
+    #[arg(long, short, default_value = "international")]
+    pub variant: String,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+    /// Pieces on the board.
+    #[arg(long, short)]
+    pub pieces: u32,
+    /// How many positions.
+    #[arg(long, default_value_t = 20)]
+    pub count: usize,
+    /// `win` (the side to move wins in at least --min-plies), `draw`, or `loss`.
+    #[arg(long, default_value = "win")]
+    pub value: String,
+    /// Shortest win kept, in plies.
+    #[arg(long, default_value_t = 15)]
+    pub min_plies: u32,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Arguments of `tempo egdb build`.
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// Variant (international, russian, brazilian, english, italian, pool, spanish, portuguese,
+    /// czech, thai, canadian, killer).
+    #[arg(long, short)]
+    pub variant: String,
+    /// Most pieces on the board.
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(2..=8))]
+    pub pieces: u32,
+    /// Directory of the tables (files go to DIR/<variant>/).
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+    /// Threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+    /// Build only this slice (four digits: White men, White kings, Black men, Black kings, e.g.
+    /// 0201); the slices it converts into must be built already.
+    #[arg(long)]
+    pub slice: Option<String>,
+    /// Print the slices in build order (the dependency order) and stop.
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// Arguments of `tempo egdb probe`.
+#[derive(clap::Args)]
+pub struct ProbeArgs {
+    /// Variant.
+    #[arg(long, short, default_value = "international")]
+    pub variant: String,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+    /// The position, as FEN.
+    pub fen: String,
+}
+
+/// Arguments of `tempo egdb verify`.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// Variant.
+    #[arg(long, short, default_value = "international")]
+    pub variant: String,
+    /// Directory of the tables.
+    #[arg(long, default_value = "egdb")]
+    pub dir: PathBuf,
+    /// Most pieces to verify.
+    #[arg(long, short, default_value_t = 8)]
+    pub pieces: u32,
+    /// Threads (default: all cores).
+    #[arg(long, short)]
+    pub threads: Option<usize>,
+}
+
+/// Runs `tempo egdb`.
+///
+/// # Errors
+/// A message for the user.
+pub fn run(args: &EgdbArgs) -> Result<(), String> {
+    let name = match &args.command {
+        EgdbCommand::Build(a) => &a.variant,
+        EgdbCommand::Probe(a) => &a.variant,
+        EgdbCommand::Verify(a) => &a.variant,
+        EgdbCommand::Sample(a) => &a.variant,
+    };
+    let v: Variant = name.parse().map_err(|e| format!("{e}"))?;
+    crate::with_egdb_rules!(v, R => {
+        debug_assert!(supports::<R>());
+        match &args.command {
+            EgdbCommand::Build(a) => build::<R>(a),
+            EgdbCommand::Probe(a) => probe::<R>(a),
+            EgdbCommand::Verify(a) => verify::<R>(a).map(|_| ()),
+            EgdbCommand::Sample(a) => sample::<R>(a),
+        }
+    }, Err(format!("no endgame tables for {} (supported: diagonal variants without the Frisian king-move rule)", v.name())))
+}
+
+/// Builds (or resumes) every slice up to `pieces` of variant `R` in `dir`; returns the figures
+/// line of each slice built or kept.
+///
+/// # Errors
+/// I/O errors, or a missing dependency with `--slice`.
+pub fn build_all<R: Rules>(
+    dir: &Path,
+    pieces: u32,
+    threads: usize,
+    only: Option<Material>,
+    log: &mut dyn FnMut(&str),
+) -> Result<Vec<String>, String> {
+    let vdir = dir.join(R::NAME);
+    std::fs::create_dir_all(&vdir).map_err(|e| format!("{}: {e}", vdir.display()))?;
+    let order = match only {
+        Some(m) => Material::all_up_to(m.total())
+            .into_iter()
+            .take_while(|x| *x != m)
+            .chain([m])
+            .collect(),
+        None => Material::all_up_to(pieces),
+    };
+    let mut built = Built::<R>::default();
+    let mut lines = Vec::new();
+    let started = Instant::now();
+    for m in order {
+        let path = slice_path(dir, R::NAME, m);
+        if path.exists() {
+            match read_slice::<R>(dir, m) {
+                Ok(f) => {
+                    let codes = f.decode_all();
+                    built.insert(super::build::SliceTable {
+                        index: f.index.clone(),
+                        codes,
+                    });
+                    if only.is_none_or(|o| o == m) {
+                        log(&format!("slice {m}: kept ({} bytes, checksum sound)", f.bytes()));
+                    }
+                    continue;
+                }
+                Err(e) => log(&format!("slice {m}: rebuilding: {e}")),
+            }
+        } else if only.is_some_and(|o| o != m) {
+            return Err(format!(
+                "slice {m} is missing: build the slices in dependency order (--list)"
+            ));
+        }
+        let t0 = Instant::now();
+        let twin = swapped(m);
+        if twin != m
+            && let Some(src) = built.get(twin)
+        {
+            let table = mirror_slice::<R>(src, m);
+            let bytes = file::encode(R::NAME, &table.index, &table.codes);
+            write_atomic(&path, &bytes)?;
+            let line = format!(
+                "{} {m} pieces {} mirrored from {twin} time {:.2} s bytes {}",
+                R::NAME,
+                m.total(),
+                t0.elapsed().as_secs_f64(),
+                bytes.len()
+            );
+            log(&line);
+            lines.push(line);
+            built.insert(table);
+            continue;
+        }
+        let (table, stats) = build_slice::<R, _>(&built, m, threads, log);
+        let bytes = file::encode(R::NAME, &table.index, &table.codes);
+        write_atomic(&path, &bytes)?;
+        let line = format!(
+            "{} {m} pieces {} positions {} time {:.2} s bytes {} ({:.3} bytes a position) longest {} plies; memory held {:.1} MB",
+            R::NAME,
+            m.total(),
+            stats.positions,
+            t0.elapsed().as_secs_f64(),
+            bytes.len(),
+            bytes.len() as f64 / stats.positions.max(1) as f64,
+            stats.longest,
+            (built.bytes() + table.codes.len() * 8) as f64 / 1e6
+        );
+        log(&line);
+        lines.push(line);
+        built.insert(table);
+    }
+    log(&format!(
+        "{}: done in {:.1} s",
+        R::NAME,
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(lines)
+}
+
+/// Writes a file whole or not at all (a temporary file renamed), so that an interrupted build
+/// leaves no half-written slice.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
+    let only = a.slice.as_deref().map(Material::parse).transpose()?;
+    if a.list {
+        for (i, m) in Material::all_up_to(a.pieces).iter().enumerate() {
+            println!("{i} {m} pieces {} men {}", m.total(), m.men());
+        }
+        return Ok(());
+    }
+    let threads = a.threads.unwrap_or_else(default_threads).max(1);
+    build_all::<R>(&a.dir, a.pieces, threads, only, &mut |s| eprintln!("{s}"))?;
+    Ok(())
+}
+
+fn probe<R: Rules>(a: &ProbeArgs) -> Result<(), String> {
+    let pos = Draughts::<R>::from_fen(&a.fen).map_err(|e| format!("bad FEN {:?}: {e}", a.fen))?;
+    let tables = registry::load::<R>(&a.dir, super::index::MAX_GROUP as u32)?;
+    let n = Material::of(&pos).total();
+    if n > tables.pieces {
+        return Err(format!(
+            "{} pieces, but the tables in {} cover {} pieces",
+            n,
+            a.dir.display(),
+            tables.pieces
+        ));
+    }
+    let code = solve::<R, Tables>(&tables, &pos).ok_or("a slice is missing")?;
+    println!("value {}", Value::of(code));
+    match best_move::<R, Tables>(&tables, &pos) {
+        Some((mv, c)) => println!(
+            "bestmove {} ({})",
+            pos.format_move(&mv, MoveStyle::Standard),
+            Value::of(c)
+        ),
+        None => println!("bestmove none"),
+    }
+    Ok(())
+}
+
+/// Re-checks every slice file of variant `R` in `dir` up to `pieces`: each stored value of a
+/// position without a pending capture must equal the best of its successors' values. Returns the
+/// positions checked.
+///
+/// # Errors
+/// A corrupt file, or a value that disagrees (the first few are named).
+pub fn verify_all<R: Rules>(
+    dir: &Path,
+    pieces: u32,
+    threads: usize,
+    log: &mut dyn FnMut(&str),
+) -> Result<u64, String> {
+    let tables = registry::load::<R>(dir, pieces)?;
+    if tables.is_empty() {
+        return Err(format!("no tables for {} in {}", R::NAME, dir.display()));
+    }
+    let mut total = 0;
+    for m in Material::all_up_to(pieces) {
+        let Some(f) = tables.slice(m) else { continue };
+        let t0 = Instant::now();
+        let len = f.index.len();
+        let next = AtomicU64::new(0);
+        let checked = AtomicU64::new(0);
+        let bad = std::sync::Mutex::new(Vec::<String>::new());
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1) {
+                s.spawn(|| {
+                    let mut moves = MoveList::new();
+                    loop {
+                        let start = next.fetch_add(file::BLOCK as u64, Ordering::Relaxed);
+                        if start >= len {
+                            break;
+                        }
+                        for i in start..(start + file::BLOCK as u64).min(len) {
+                            let Some(pos) = f.index.position::<R>(i) else {
+                                continue;
+                            };
+                            moves.clear();
+                            pos.generate(&mut moves);
+                            if moves.is_empty() || pos.is_capture(&moves[0]) {
+                                continue;
+                            }
+                            let stored = f.get(i);
+                            let mut best: Option<Code> = None;
+                            for mv in moves.iter() {
+                                let c = solve::<R, Tables>(&tables, &pos.play_bare(mv)).map(parent_code);
+                                if let Some(c) = c
+                                    && best.is_none_or(|b| preference(c) > preference(b))
+                                {
+                                    best = Some(c);
+                                }
+                            }
+                            checked.fetch_add(1, Ordering::Relaxed);
+                            if best != stored
+                                && let Ok(mut b) = bad.lock()
+                                && b.len() < 5
+                            {
+                                b.push(format!(
+                                    "{}: stored {:?}, successors give {:?}",
+                                    pos.to_fen(),
+                                    stored.map(Value::of),
+                                    best.map(Value::of)
+                                ));
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        let bad = bad.into_inner().unwrap_or_default();
+        if !bad.is_empty() {
+            return Err(format!(
+                "slice {m}: values disagree with successors:\n{}",
+                bad.join("\n")
+            ));
+        }
+        let n = checked.load(Ordering::Relaxed);
+        total += n;
+        log(&format!(
+            "slice {m}: {n} positions sound in {:.2} s",
+            t0.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(total)
+}
+
+fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {
+    let threads = a.threads.unwrap_or_else(default_threads).max(1);
+    let n = verify_all::<R>(&a.dir, a.pieces, threads, &mut |s| eprintln!("{s}"))?;
+    println!("verified {n} positions of {} in {}", R::NAME, a.dir.display());
+    Ok(n)
+}
+
+fn sample<R: Rules>(a: &SampleArgs) -> Result<(), String> {
+    let tables = registry::load::<R>(&a.dir, a.pieces)?;
+    let slices: Vec<Material> = Material::all_up_to(a.pieces)
+        .into_iter()
+        .filter(|m| m.total() == a.pieces && tables.slice(*m).is_some())
+        .collect();
+    if slices.is_empty() {
+        return Err(format!(
+            "no {}-piece tables of {} in {}",
+            a.pieces,
+            R::NAME,
+            a.dir.display()
+        ));
+    }
+    // A small xorshift generator: reproducible from --seed, no dependency.
+    let mut x = a.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut found = 0;
+    let mut moves = MoveList::new();
+    for _ in 0..10_000_000 {
+        if found == a.count {
+            break;
+        }
+        let m = slices[(next() % slices.len() as u64) as usize];
+        let Some(f) = tables.slice(m) else { continue };
+        let Some(pos) = f.index.position::<R>(next() % f.index.len()) else {
+            continue;
+        };
+        moves.clear();
+        pos.generate(&mut moves);
+        if moves.is_empty() || pos.is_capture(&moves[0]) {
+            continue;
+        }
+        let keep = match (
+            Value::of(f.get(f.index.index(&pos)).unwrap_or(0)),
+            a.value.as_str(),
+        ) {
+            (Value::Win(n), "win") => n >= a.min_plies,
+            (Value::Draw, "draw") => true,
+            (Value::Loss(_), "loss") => true,
+            _ => false,
+        };
+        if keep {
+            println!("{}", pos.to_fen());
+            found += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The value of a position by in-memory tables (tests and tools).
+pub fn value_of<R: Rules, S: Source<R> + ?Sized>(src: &S, pos: &Draughts<R>) -> Option<Value> {
+    solve(src, pos).map(Value::of)
+}

@@ -1,0 +1,359 @@
+//! The on-disk format of one slice, `<dir>/<variant>/<slice>.egdb` (all integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `TEMPOEG1` |
+//! | 1 + n | length and name of the variant |
+//! | 4 | material: White men, White kings, Black men, Black kings |
+//! | 8 | indices per side to move (checks the indexing) |
+//! | 1 | bytes per code, 1 or 2 |
+//! | 4 | codes per block ([`BLOCK`]) |
+//! | 4 | number of blocks `B` |
+//! | 2 | largest code |
+//! | 4 (B + 1) | offset of each block in the payload, and the payload's length |
+//! | ... | payload: the blocks |
+//! | 4 | CRC-32 (IEEE) of everything before it |
+//!
+//! A block starts with a tag byte: 0, the codes follow raw; 1, they follow as runs (a code, then
+//! the run length as an LEB128 number). The writer picks the shorter. Indices whose value the
+//! tables do not decide (no position, a capture pending, no legal move) hold the code before them,
+//! which lengthens runs; the prober decides those positions itself.
+
+use super::Code;
+use super::index::{Material, SliceIndex};
+
+/// File magic, version 1.
+pub const MAGIC: &[u8; 8] = b"TEMPOEG1";
+/// Codes per block: a probe decodes at most one block.
+pub const BLOCK: usize = 1024;
+/// File name extension.
+pub const EXTENSION: &str = "egdb";
+
+const CRC_TABLE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
+/// CRC-32 (IEEE 802.3, as zlib computes it).
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in data {
+        c = CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// One slice in its compressed form, as loaded for probing.
+pub struct SliceFile {
+    /// The slice's indexing.
+    pub index: SliceIndex,
+    width: usize,
+    offsets: Vec<u32>,
+    payload: Vec<u8>,
+    /// The largest code stored.
+    pub max_code: Code,
+}
+
+fn put_code(out: &mut Vec<u8>, c: Code, width: usize) {
+    if width == 1 {
+        out.push(c as u8);
+    } else {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+}
+
+fn encode_block(codes: &[Code], width: usize, out: &mut Vec<u8>) {
+    let mut rle = vec![1u8];
+    let mut i = 0;
+    while i < codes.len() {
+        let c = codes[i];
+        let mut j = i + 1;
+        while j < codes.len() && codes[j] == c {
+            j += 1;
+        }
+        put_code(&mut rle, c, width);
+        let mut n = (j - i) as u32;
+        loop {
+            let byte = (n & 0x7F) as u8;
+            n >>= 7;
+            if n == 0 {
+                rle.push(byte);
+                break;
+            }
+            rle.push(byte | 0x80);
+        }
+        i = j;
+    }
+    if rle.len() < 1 + codes.len() * width {
+        out.extend_from_slice(&rle);
+    } else {
+        out.push(0);
+        for &c in codes {
+            put_code(out, c, width);
+        }
+    }
+}
+
+/// The bytes of a slice file.
+pub fn encode(variant: &str, index: &SliceIndex, codes: &[Code]) -> Vec<u8> {
+    let max_code = codes.iter().copied().max().unwrap_or(0);
+    let width = if max_code <= 0xFF { 1 } else { 2 };
+    let mut payload = Vec::new();
+    let mut offsets = Vec::new();
+    for block in codes.chunks(BLOCK) {
+        offsets.push(payload.len() as u32);
+        encode_block(block, width, &mut payload);
+    }
+    offsets.push(payload.len() as u32);
+    let m = index.material;
+    let mut out = Vec::with_capacity(payload.len() + 4 * offsets.len() + 64);
+    out.extend_from_slice(MAGIC);
+    out.push(variant.len() as u8);
+    out.extend_from_slice(variant.as_bytes());
+    out.extend_from_slice(&[m.wm, m.wk, m.bm, m.bk]);
+    out.extend_from_slice(&index.per_side.to_le_bytes());
+    out.push(width as u8);
+    out.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    out.extend_from_slice(&((offsets.len() - 1) as u32).to_le_bytes());
+    out.extend_from_slice(&max_code.to_le_bytes());
+    for o in &offsets {
+        out.extend_from_slice(&o.to_le_bytes());
+    }
+    out.extend_from_slice(&payload);
+    let crc = crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let s = self.data.get(self.at..self.at + n).ok_or("truncated")?;
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+impl SliceFile {
+    /// Reads a slice file's bytes, checking the checksum and that it holds `index`'s slice of
+    /// `variant`.
+    ///
+    /// # Errors
+    /// A message naming what is wrong (checksum, magic, variant, slice, sizes).
+    pub fn decode(variant: &str, index: SliceIndex, bytes: &[u8]) -> Result<SliceFile, String> {
+        if bytes.len() < MAGIC.len() + 4 {
+            return Err("file too short".into());
+        }
+        let (body, tail) = bytes.split_at(bytes.len() - 4);
+        let stored = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        if crc32(body) != stored {
+            return Err("checksum mismatch (corrupt file)".into());
+        }
+        let mut r = Reader { data: body, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err("not a Tempo egdb file (bad magic)".into());
+        }
+        let n = usize::from(r.u8()?);
+        let name = r.take(n)?;
+        if name != variant.as_bytes() {
+            return Err(format!(
+                "file is for variant {:?}, not {variant}",
+                String::from_utf8_lossy(name)
+            ));
+        }
+        let m = r.take(4)?;
+        let material = Material {
+            wm: m[0],
+            wk: m[1],
+            bm: m[2],
+            bk: m[3],
+        };
+        if material != index.material {
+            return Err(format!("file holds slice {material}, not {}", index.material));
+        }
+        let per_side = u64::from_le_bytes(r.take(8)?.try_into().map_err(|_| "truncated")?);
+        if per_side != index.per_side {
+            return Err(format!(
+                "indexing differs: {per_side} positions a side, expected {}",
+                index.per_side
+            ));
+        }
+        let width = usize::from(r.u8()?);
+        let block = r.u32()? as usize;
+        let blocks = r.u32()? as usize;
+        let max_code = u16::from_le_bytes(r.take(2)?.try_into().map_err(|_| "truncated")?);
+        if !(width == 1 || width == 2)
+            || block != BLOCK
+            || blocks != index.len().div_ceil(BLOCK as u64) as usize
+        {
+            return Err("bad header (width, block size or block count)".into());
+        }
+        let mut offsets = Vec::with_capacity(blocks + 1);
+        for _ in 0..=blocks {
+            offsets.push(r.u32()?);
+        }
+        let payload = body[r.at..].to_vec();
+        if offsets.windows(2).any(|w| w[0] > w[1])
+            || offsets.last().map(|&o| o as usize) != Some(payload.len())
+        {
+            return Err("bad block offsets".into());
+        }
+        Ok(SliceFile {
+            index,
+            width,
+            offsets,
+            payload,
+            max_code,
+        })
+    }
+
+    /// Bytes held in memory.
+    pub fn bytes(&self) -> usize {
+        self.payload.len() + 4 * self.offsets.len()
+    }
+
+    fn code_at(&self, data: &[u8], k: usize) -> Code {
+        if self.width == 1 {
+            Code::from(data[k])
+        } else {
+            u16::from_le_bytes([data[2 * k], data[2 * k + 1]])
+        }
+    }
+
+    /// Every code of the slice, in index order.
+    pub fn decode_all(&self) -> Vec<Code> {
+        let len = self.index.len() as usize;
+        let mut out = Vec::with_capacity(len);
+        for b in 0..self.offsets.len() - 1 {
+            let data = &self.payload[self.offsets[b] as usize..self.offsets[b + 1] as usize];
+            let want = BLOCK.min(len - out.len());
+            let Some((&tag, rest)) = data.split_first() else {
+                break;
+            };
+            if tag == 0 {
+                out.extend((0..want).map(|k| self.code_at(rest, k)));
+                continue;
+            }
+            let mut at = 0;
+            let mut got = 0;
+            while got < want && at + self.width <= rest.len() {
+                let c = self.code_at(&rest[at..], 0);
+                at += self.width;
+                let mut n = 0usize;
+                let mut shift = 0;
+                while let Some(&byte) = rest.get(at) {
+                    at += 1;
+                    n |= usize::from(byte & 0x7F) << shift;
+                    shift += 7;
+                    if byte & 0x80 == 0 {
+                        break;
+                    }
+                }
+                let n = n.min(want - got);
+                out.extend(std::iter::repeat_n(c, n));
+                got += n;
+            }
+        }
+        out.resize(len, 0);
+        out
+    }
+
+    /// The code stored at an index (`None` past the end or in a malformed block).
+    pub fn get(&self, i: u64) -> Option<Code> {
+        let b = usize::try_from(i / BLOCK as u64).ok()?;
+        let off = (i % BLOCK as u64) as usize;
+        let data = self
+            .payload
+            .get(*self.offsets.get(b)? as usize..*self.offsets.get(b + 1)? as usize)?;
+        let (&tag, rest) = data.split_first()?;
+        if tag == 0 {
+            return (off < rest.len() / self.width).then(|| self.code_at(rest, off));
+        }
+        let mut at = 0;
+        let mut seen = 0usize;
+        while at + self.width <= rest.len() {
+            let c = self.code_at(&rest[at..], 0);
+            at += self.width;
+            let mut n = 0usize;
+            let mut shift = 0;
+            loop {
+                let byte = *rest.get(at)?;
+                at += 1;
+                n |= usize::from(byte & 0x7F) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+            seen += n;
+            if off < seen {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::rules::RussianRules;
+
+    #[test]
+    fn crc_of_known_string() {
+        // The check value of CRC-32/ISO-HDLC.
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn encode_decode_round_trip_and_corruption() {
+        let m = Material {
+            wm: 0,
+            wk: 1,
+            bm: 1,
+            bk: 0,
+        };
+        let index = SliceIndex::new::<RussianRules>(m);
+        let codes: Vec<Code> = (0..index.len()).map(|i| ((i / 7) % 300) as Code).collect();
+        let bytes = encode("russian", &index, &codes);
+        let f = SliceFile::decode("russian", index.clone(), &bytes).unwrap();
+        for (i, &c) in codes.iter().enumerate() {
+            assert_eq!(f.get(i as u64), Some(c));
+        }
+        assert_eq!(f.decode_all(), codes);
+        let mut bad = bytes.clone();
+        bad[bytes.len() / 2] ^= 1;
+        assert!(
+            SliceFile::decode("russian", index.clone(), &bad)
+                .err()
+                .is_some_and(|e| e.contains("checksum"))
+        );
+        assert!(SliceFile::decode("english", index, &bytes).is_err());
+    }
+}
