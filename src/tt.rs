@@ -98,10 +98,17 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// One cluster: `CLUSTER` entries as (check, data) word pairs, aligned on a 64-byte cache line.
+/// A plain vector of words would start 16 bytes past a page boundary (the allocator's header of a
+/// large block), so every cluster would straddle two cache lines and a probe that reads all four
+/// entries would miss twice.
+#[repr(align(64))]
+struct Cluster([AtomicU64; 2 * CLUSTER]);
+
 /// The shared transposition table.
 pub struct Tt {
-    /// `2 * CLUSTER` words per cluster: (check, data) pairs.
-    words: Box<[AtomicU64]>,
+    /// The clusters; an entry is a (check, data) pair of words.
+    table: Box<[Cluster]>,
     clusters: usize,
     generation: AtomicU8,
 }
@@ -135,14 +142,13 @@ impl Tt {
         }
         let bytes = mib.saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * 16)).max(1);
-        let len = clusters * CLUSTER * 2;
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(len)
+        let mut table = Vec::new();
+        table
+            .try_reserve_exact(clusters)
             .map_err(|_| format!("cannot allocate a {mib} MiB table"))?;
-        words.extend((0..len).map(|_| AtomicU64::new(0)));
+        table.extend((0..clusters).map(|_| Cluster(std::array::from_fn(|_| AtomicU64::new(0)))));
         Ok(Tt {
-            words: words.into_boxed_slice(),
+            table: table.into_boxed_slice(),
             clusters,
             generation: AtomicU8::new(0),
         })
@@ -170,7 +176,7 @@ impl Tt {
 
     /// Empties the table (a new game).
     pub fn clear(&self) {
-        for w in self.words.iter() {
+        for w in self.table.iter().flat_map(|c| c.0.iter()) {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -183,18 +189,18 @@ impl Tt {
     }
 
     #[inline(always)]
-    fn cluster(&self, key: u64) -> usize {
+    fn cluster(&self, key: u64) -> &[AtomicU64; 2 * CLUSTER] {
         // Multiply-shift maps the key onto any cluster count without a modulo.
-        (((u128::from(key) * self.clusters as u128) >> 64) as usize) * CLUSTER * 2
+        &self.table[((u128::from(key) * self.clusters as u128) >> 64) as usize].0
     }
 
     /// The entry of the position with key `key`, its score adjusted to `ply`.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
-        let base = self.cluster(key);
+        let words = self.cluster(key);
         for i in 0..CLUSTER {
-            let check = self.words[base + 2 * i].load(Ordering::Relaxed);
-            let data = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            let check = words[2 * i].load(Ordering::Relaxed);
+            let data = words[2 * i + 1].load(Ordering::Relaxed);
             if check ^ data != key || data == 0 {
                 continue;
             }
@@ -217,13 +223,13 @@ impl Tt {
     /// exact; its move is kept when the new result has none.
     #[inline]
     pub fn store(&self, key: u64, ply: usize, mv: Option<u16>, score: i32, depth: u8, bound: Bound) {
-        let base = self.cluster(key);
+        let words = self.cluster(key);
         let generation = self.generation.load(Ordering::Relaxed) & 63;
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for i in 0..CLUSTER {
-            let check = self.words[base + 2 * i].load(Ordering::Relaxed);
-            let data = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            let check = words[2 * i].load(Ordering::Relaxed);
+            let data = words[2 * i + 1].load(Ordering::Relaxed);
             if data != 0 && check ^ data == key {
                 let old_depth = depth_of(data);
                 if bound != Bound::Exact
@@ -233,8 +239,8 @@ impl Tt {
                     return;
                 }
                 let old_mv = (data & NO_MOVE != NO_MOVE).then_some((data & NO_MOVE) as u16);
-                self.write(
-                    base + 2 * i,
+                write(
+                    &words[2 * i..2 * i + 2],
                     key,
                     mv.or(old_mv),
                     score,
@@ -256,25 +262,16 @@ impl Tt {
                 victim = i;
             }
         }
-        self.write(base + 2 * victim, key, mv, score, depth, bound, ply, generation);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn write(
-        &self,
-        at: usize,
-        key: u64,
-        mv: Option<u16>,
-        score: i32,
-        depth: u8,
-        bound: Bound,
-        ply: usize,
-        generation: u8,
-    ) {
-        let data = pack(mv, score_to_tt(score, ply), depth, bound, generation);
-        self.words[at].store(key ^ data, Ordering::Relaxed);
-        self.words[at + 1].store(data, Ordering::Relaxed);
+        write(
+            &words[2 * victim..2 * victim + 2],
+            key,
+            mv,
+            score,
+            depth,
+            bound,
+            ply,
+            generation,
+        );
     }
 
     /// Roughly how full the table is, in permille of a sample of entries of the current search.
@@ -283,7 +280,7 @@ impl Tt {
         let sample = (self.clusters * CLUSTER).min(1000);
         let used = (0..sample)
             .filter(|&i| {
-                let data = self.words[2 * i + 1].load(Ordering::Relaxed);
+                let data = self.table[i / CLUSTER].0[2 * (i % CLUSTER) + 1].load(Ordering::Relaxed);
                 data != 0 && generation_of(data) == generation
             })
             .count();
@@ -292,9 +289,26 @@ impl Tt {
 
     #[cfg(test)]
     fn raw(&self, key: u64) -> &[AtomicU64] {
-        let base = self.cluster(key);
-        &self.words[base..base + CLUSTER * 2]
+        self.cluster(key)
     }
+}
+
+/// Writes one entry into its (check, data) pair.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn write(
+    pair: &[AtomicU64],
+    key: u64,
+    mv: Option<u16>,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    ply: usize,
+    generation: u8,
+) {
+    let data = pack(mv, score_to_tt(score, ply), depth, bound, generation);
+    pair[0].store(key ^ data, Ordering::Relaxed);
+    pair[1].store(data, Ordering::Relaxed);
 }
 
 #[cfg(test)]
@@ -350,6 +364,16 @@ mod tests {
         assert!(tt.probe(key, 0).is_some());
         // Another key mapping to the same cluster does not read this entry.
         assert_eq!(tt.probe(key ^ 1, 0), None);
+    }
+
+    #[test]
+    fn every_cluster_fills_one_cache_line() {
+        let tt = Tt::new(2);
+        for key in [0u64, 1 << 40, u64::MAX / 3, u64::MAX] {
+            let words = tt.raw(key);
+            assert_eq!(words.as_ptr() as usize % 64, 0, "cluster of key {key:#x}");
+            assert_eq!(std::mem::size_of_val(words), 64);
+        }
     }
 
     #[test]

@@ -341,6 +341,12 @@ impl<R: Rules> Draughts<R> {
         }
     }
 
+    /// `Some(has_move)` when the side to move certainly has no capture (and then whether it has
+    /// any move), `None` when it may have one: a test on the piece sets, no move generated.
+    pub fn capture_free(&self) -> Option<bool> {
+        movegen::capture_free(self)
+    }
+
     /// Whether a counted draw rule of the variant has run out (rules.md §2.7, §3.4, §5, §6).
     pub fn is_counted_draw(&self) -> bool {
         if self.options.no_counted_draws {

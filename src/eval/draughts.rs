@@ -60,10 +60,99 @@ pub const WEIGHTS: Weights = Weights {
 
 type B<R> = BitsOf<R>;
 
+/// Square sets the evaluation counts men in: each row (0 = the top, White's promotion row), the
+/// columns left of the middle, and the central columns (the middle half of the board).
+pub(crate) struct Masks<X> {
+    rows: [X; 16],
+    left: X,
+    centre: X,
+}
+
+macro_rules! const_masks {
+    ($name:ident, $t:ty) => {
+        /// The square sets of a board of `width` x `height`, in the layout of `geom`: a full board
+        /// is row-major; a diagonal board packs the `width / 2` dark squares of row r from bit
+        /// (r / 2)(width + 3) + (r % 2)(width / 2 + 1), reversed when mirrored, and the dark
+        /// squares of a row sit on the odd columns when (r + height) is even (a1 is dark).
+        const fn $name(width: u32, height: u32, full: bool, mirrored: bool) -> Masks<$t> {
+            let half = width / 2;
+            let per_row = if full { width } else { half };
+            let mut m = Masks {
+                rows: [0; 16],
+                left: 0,
+                centre: 0,
+            };
+            let mut r = 0;
+            while r < height {
+                let odd = (((r + height) % 2 == 0) != mirrored) as u32;
+                let mut k = 0;
+                while k < per_row {
+                    let (bit, col) = if full {
+                        (r * width + k, k)
+                    } else {
+                        let slot = if mirrored { half - 1 - k } else { k };
+                        (
+                            (r / 2) * (2 * half + 3) + (r % 2) * (half + 1) + slot,
+                            2 * k + odd,
+                        )
+                    };
+                    let b: $t = 1 << bit;
+                    m.rows[r as usize] |= b;
+                    if col < width / 2 {
+                        m.left |= b;
+                    }
+                    if col >= width / 4 && col < width - width / 4 {
+                        m.centre |= b;
+                    }
+                    k += 1;
+                }
+                r += 1;
+            }
+            m
+        }
+    };
+}
+const_masks!(masks_u64, u64);
+const_masks!(masks_u128, u128);
+
+static MASKS_8: Masks<u64> = masks_u64(8, 8, false, false);
+static MASKS_8_MIRRORED: Masks<u64> = masks_u64(8, 8, false, true);
+static MASKS_8_FULL: Masks<u64> = masks_u64(8, 8, true, false);
+static MASKS_10: Masks<u64> = masks_u64(10, 10, false, false);
+static MASKS_12: Masks<u128> = masks_u128(12, 12, false, false);
+
+/// The evaluation's square sets of `R`'s board, built at compile time: the terms of
+/// [`side_score`] are then a few population counts per side instead of a walk over every man
+/// (that walk was a fifth of the search's time). The board is picked by its constants and the
+/// table cast to the board's bit-set type, both folded away when compiled.
+///
+/// # Panics
+/// On a board without a table here (a test covers every board of the variants).
+#[inline(always)]
+pub(crate) fn masks<R: Rules>() -> &'static Masks<B<R>> {
+    use std::any::Any;
+    let g = (
+        <R::Board as Geometry>::WIDTH,
+        <R::Board as Geometry>::HEIGHT,
+        <R::Board as Geometry>::FULL,
+        <R::Board as Geometry>::MIRRORED,
+    );
+    let table: &'static dyn Any = match g {
+        (8, 8, false, false) => &MASKS_8,
+        (8, 8, false, true) => &MASKS_8_MIRRORED,
+        (8, 8, true, _) => &MASKS_8_FULL,
+        (10, 10, false, false) => &MASKS_10,
+        (12, 12, false, false) => &MASKS_12,
+        _ => panic!("no evaluation square sets for a {}x{} board", g.0, g.1),
+    };
+    table
+        .downcast_ref::<Masks<B<R>>>()
+        .expect("a board's table has the board's bit-set type")
+}
+
 /// The score of one side's pieces (positive = good for `side`).
-fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32) -> i32 {
+fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32, masks: &Masks<B<R>>) -> i32 {
     let w = &WEIGHTS;
-    let g_width = <R::Board as Geometry>::WIDTH;
     let g_height = <R::Board as Geometry>::HEIGHT;
     let own = pos.pieces(side);
     let opp = pos.pieces(side.opponent());
@@ -81,7 +170,8 @@ fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32) -> i32 {
 
     // phase: 256 with a full board, 0 with none; tempo matters more as the board empties.
     let advance = (w.advance_opening * phase + w.advance_endgame * (256 - phase)) / 16;
-    let (up_left, up_right) = if side == Side::White {
+    let white = side == Side::White;
+    let (up_left, up_right) = if white {
         (<R::Board as Geometry>::UP_LEFT, <R::Board as Geometry>::UP_RIGHT)
     } else {
         (
@@ -90,37 +180,41 @@ fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32) -> i32 {
         )
     };
     let valid = <R::Board as Geometry>::VALID;
-    let (mut adv_sum, mut left, mut right, mut centre, mut guards) = (0i32, 0i32, 0i32, 0i32, 0i32);
-    for sq in men.iter() {
-        let (col, row) = <R::Board as Geometry>::coords(sq);
-        // Rows left to the promotion row: White promotes on row 0, Black on the last row.
-        let to_go = if side == Side::White {
-            row
-        } else {
-            g_height - 1 - row
-        };
-        adv_sum += (g_height - 1 - to_go) as i32;
-        if to_go == g_height - 1 && !opp_has_kings {
-            guards += 1;
-        }
-        if col < g_width / 2 {
-            left += 1;
-        } else {
-            right += 1;
-        }
-        if col >= g_width / 4 && col < g_width - g_width / 4 {
-            centre += 1;
-        }
+    // Rows left to the promotion row: White promotes on row 0, Black on the last row. A man on
+    // row r has advanced height - 1 - to_go rows; within 1..=3 rows of promotion it may run away.
+    let (mut adv_sum, mut near) = (0i32, B::<R>::EMPTY);
+    for r in 0..g_height.min(16) {
+        let on_row = men & masks.rows[r as usize];
+        let to_go = if white { r } else { g_height - 1 - r };
+        adv_sum += (g_height - 1 - to_go) as i32 * on_row.count() as i32;
         if (1..=3).contains(&to_go) {
-            let mut cone = B::<R>::bit(sq);
-            let mut ahead = B::<R>::EMPTY;
-            for _ in 0..to_go {
-                cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
-                ahead |= cone;
-            }
-            if (ahead & opp).is_empty() {
-                score += w.runaway[to_go as usize - 1];
-            }
+            near |= on_row;
+        }
+    }
+    let back = if white {
+        <R::Board as Geometry>::BOTTOM_ROW
+    } else {
+        <R::Board as Geometry>::TOP_ROW
+    };
+    let guards = if opp_has_kings {
+        0
+    } else {
+        (men & back).count() as i32
+    };
+    let left = (men & masks.left).count() as i32;
+    let right = men.count() as i32 - left;
+    let centre = (men & masks.centre).count() as i32;
+    for sq in near.iter() {
+        let (_, row) = <R::Board as Geometry>::coords(sq);
+        let to_go = if white { row } else { g_height - 1 - row };
+        let mut cone = B::<R>::bit(sq);
+        let mut ahead = B::<R>::EMPTY;
+        for _ in 0..to_go {
+            cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
+            ahead |= cone;
+        }
+        if (ahead & opp).is_empty() {
+            score += w.runaway[to_go as usize - 1];
         }
     }
     score += advance * adv_sum / 16;
@@ -168,7 +262,8 @@ pub fn hand_evaluate<R: Rules>(pos: &Draughts<R>) -> i32 {
     let total = (pos.pieces(Side::White) | pos.pieces(Side::Black)).count() as i32;
     let full = (<R::Board as Geometry>::SQUARES as i32 * 4 / 5).max(1);
     let phase = (total * 256 / full).min(256);
-    let mut score = side_score(pos, me, phase) - side_score(pos, me.opponent(), phase);
+    let masks = masks::<R>();
+    let mut score = side_score(pos, me, phase, masks) - side_score(pos, me.opponent(), phase, masks);
     if drawish(pos, if score >= 0 { me } else { me.opponent() }) {
         score /= WEIGHTS.drawish_divisor;
     }
@@ -211,15 +306,190 @@ impl<R: Rules> Evaluate for Draughts<R> {
         }
         // A counted draw rule that has run out (its clocks are part of the position). `outcome`
         // decides it, so that a player without a move still loses first.
-        if self.is_counted_draw() {
+        // Every counted rule counts king moves or a king's ending (a capture or man move resets
+        // the clocks), so a position without kings skips the test.
+        if !self.kings().is_empty() && self.is_counted_draw() {
             return self.outcome();
         }
         None
+    }
+    fn capture_free(&self) -> Option<bool> {
+        Draughts::capture_free(self)
     }
     fn move_slot(mv: &Self::Move) -> usize {
         (usize::from(mv.from) << 7 | usize::from(mv.to)) & (super::HISTORY_SLOTS - 1)
     }
     fn move_gain(&self, mv: &Self::Move) -> i32 {
         mv.captured.count() as i32 + 2 * (mv.captured & self.kings()).count() as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::{Canadian, English, International, Italian, Russian, Turkish};
+    use crate::game::MoveList;
+
+    /// The terms of [`side_score`] that the square sets replaced, as they were first written: a
+    /// walk over every man with its coordinates.
+    fn walked_terms<R: Rules>(pos: &Draughts<R>, side: Side) -> (i32, i32, i32, i32, i32) {
+        let g_width = <R::Board as Geometry>::WIDTH;
+        let g_height = <R::Board as Geometry>::HEIGHT;
+        let opp_has_kings = !(pos.pieces(side.opponent()) & pos.kings()).is_empty();
+        let men = pos.pieces(side) & !pos.kings();
+        let (mut adv, mut left, mut right, mut centre, mut guards) = (0, 0, 0, 0, 0);
+        for sq in men.iter() {
+            let (col, row) = <R::Board as Geometry>::coords(sq);
+            let to_go = if side == Side::White {
+                row
+            } else {
+                g_height - 1 - row
+            };
+            adv += (g_height - 1 - to_go) as i32;
+            if to_go == g_height - 1 && !opp_has_kings {
+                guards += 1;
+            }
+            if col < g_width / 2 {
+                left += 1;
+            } else {
+                right += 1;
+            }
+            if col >= g_width / 4 && col < g_width - g_width / 4 {
+                centre += 1;
+            }
+        }
+        (adv, left, right, centre, guards)
+    }
+
+    fn masked_terms<R: Rules>(pos: &Draughts<R>, side: Side) -> (i32, i32, i32, i32, i32) {
+        let m = masks::<R>();
+        let g_height = <R::Board as Geometry>::HEIGHT;
+        let men = pos.pieces(side) & !pos.kings();
+        let mut adv = 0;
+        for r in 0..g_height {
+            let to_go = if side == Side::White { r } else { g_height - 1 - r };
+            adv += (g_height - 1 - to_go) as i32 * (men & m.rows[r as usize]).count() as i32;
+        }
+        let back = if side == Side::White {
+            <R::Board as Geometry>::BOTTOM_ROW
+        } else {
+            <R::Board as Geometry>::TOP_ROW
+        };
+        let opp_has_kings = !(pos.pieces(side.opponent()) & pos.kings()).is_empty();
+        let guards = if opp_has_kings {
+            0
+        } else {
+            (men & back).count() as i32
+        };
+        let left = (men & m.left).count() as i32;
+        (
+            adv,
+            left,
+            men.count() as i32 - left,
+            (men & m.centre).count() as i32,
+            guards,
+        )
+    }
+
+    /// Positions along pseudo-random games from the start (a fixed linear congruential sequence
+    /// picks the moves), so that men stand on every row and column of the board.
+    fn check_board<R: Rules>() {
+        let mut seed = 12345u64;
+        for _game in 0..40 {
+            let mut pos = Draughts::<R>::start();
+            for _ply in 0..120 {
+                for side in [Side::White, Side::Black] {
+                    assert_eq!(
+                        walked_terms(&pos, side),
+                        masked_terms(&pos, side),
+                        "{} {}",
+                        R::NAME,
+                        pos.to_fen()
+                    );
+                }
+                let mut moves = MoveList::new();
+                pos.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn square_sets_count_what_the_walk_over_the_men_counted() {
+        check_board::<<International as HasRules>::R>();
+        check_board::<<Russian as HasRules>::R>();
+        check_board::<<English as HasRules>::R>();
+        check_board::<<Italian as HasRules>::R>();
+        check_board::<<Canadian as HasRules>::R>();
+        check_board::<<Turkish as HasRules>::R>();
+    }
+
+    /// The rules type of a square-board game type.
+    trait HasRules {
+        type R: Rules;
+    }
+    impl<R: Rules> HasRules for Draughts<R> {
+        type R = R;
+    }
+
+    /// `capture_free` against the generated moves, along pseudo-random games of every kind of
+    /// board and rule set (orthogonal men, flying and short kings, Frisian king runs).
+    fn check_capture_free<R: Rules>() {
+        let mut seed = 777u64;
+        let mut free = 0;
+        for _game in 0..60 {
+            let mut pos = Draughts::<R>::start();
+            for _ply in 0..200 {
+                let mut moves = MoveList::new();
+                pos.generate(&mut moves);
+                let captures = moves.iter().any(|m| !m.captured.is_empty());
+                // `None` ("may have a capture") is always a safe answer.
+                if let Some(has_move) = pos.capture_free() {
+                    assert!(!captures, "{} {}", R::NAME, pos.to_fen());
+                    assert_eq!(has_move, !moves.is_empty(), "{} {}", R::NAME, pos.to_fen());
+                    free += 1;
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(free > 100, "{}: {free} capture-free positions", R::NAME);
+    }
+
+    #[test]
+    fn capture_free_agrees_with_the_generated_moves() {
+        check_capture_free::<<International as HasRules>::R>();
+        check_capture_free::<<Russian as HasRules>::R>();
+        check_capture_free::<<English as HasRules>::R>();
+        check_capture_free::<<Italian as HasRules>::R>();
+        check_capture_free::<<Canadian as HasRules>::R>();
+        check_capture_free::<<Turkish as HasRules>::R>();
+        check_capture_free::<<crate::draughts::Frisian as HasRules>::R>();
+        check_capture_free::<<crate::draughts::Thai as HasRules>::R>();
+    }
+
+    #[test]
+    fn every_row_and_both_column_bands_are_squares_of_the_board() {
+        let m = masks::<<International as HasRules>::R>();
+        let mut all = 0u64;
+        for r in 0..10 {
+            assert_eq!(m.rows[r].count(), 5, "row {r}");
+            all |= m.rows[r];
+        }
+        assert_eq!(all, <crate::draughts::geom::Board10 as Geometry>::VALID);
+        assert_eq!(m.left.count(), 25);
+        // Columns 2 to 7 (c to h): the middle half of ten columns, rounded outwards.
+        assert_eq!(m.centre.count(), 30);
     }
 }

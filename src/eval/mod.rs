@@ -34,6 +34,12 @@ pub trait Evaluate: Game + crate::egdb::Probe {
     fn quick_outcome(&self) -> Option<Outcome> {
         None
     }
+    /// `Some(has_move)` when the side to move certainly has no capture (and then whether it has
+    /// any legal move), `None` when it may have one or the game cannot tell cheaply. The
+    /// quiescence search stands pat on such a position without generating its quiet moves.
+    fn capture_free(&self) -> Option<bool> {
+        None
+    }
     /// A slot below [`HISTORY_SLOTS`] identifying the move for the history heuristic (from and to).
     fn move_slot(mv: &Self::Move) -> usize;
     /// A rough gain of the move, used to order captures (the number of pieces taken).

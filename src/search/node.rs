@@ -29,6 +29,17 @@ impl<G: Evaluate> Search<'_, G> {
         if let Some(o) = pos.quick_outcome() {
             return outcome_score(o, pos.side_to_move(), ply);
         }
+        // Without a capture the side to move stands pat (its quiet moves are not searched here):
+        // known from the piece sets, the quiet moves need not be generated.
+        match pos.capture_free() {
+            Some(true) => return pos.evaluate(),
+            Some(false) => {
+                return pos
+                    .outcome()
+                    .map_or(0, |o| outcome_score(o, pos.side_to_move(), ply));
+            }
+            None => {}
+        }
         let mut moves = MoveList::new();
         pos.generate(&mut moves);
         if moves.is_empty() {
