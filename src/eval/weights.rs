@@ -228,6 +228,8 @@ pub const LEARNABLE: [&str; 15] = [
 pub fn embedded(variant: &str) -> Option<&'static [u8]> {
     match variant {
         "international" => Some(include_bytes!("../../weights/international.bin")),
+        "russian" => Some(include_bytes!("../../weights/russian.bin")),
+        "english" => Some(include_bytes!("../../weights/english.bin")),
         _ => None,
     }
 }
@@ -279,10 +281,10 @@ const EMBEDDED: usize = 0;
 const DEFAULT: usize = usize::MAX - 1;
 
 /// Variants whose embedded weights are their default evaluation: those whose weights beat the hand
-/// evaluation in a `tempo match` (README, section train). International's first weights did not
-/// (8-19-13 against main's binary, 40 games at 0.1 s a move), so it starts on the hand evaluation
-/// and its embedded weights are chosen with `<learned>`.
-pub const LEARNED_BY_DEFAULT: &[&str] = &[];
+/// evaluation by SPRT in a `tempo match` against the binary before (README, section train). A
+/// variant that ships weights but is not listed starts on the hand evaluation, and its embedded
+/// weights are chosen with `<learned>`.
+pub const LEARNED_BY_DEFAULT: &[&str] = &["international", "russian", "english"];
 
 const fn learned_by_default(name: &str) -> bool {
     let mut i = 0;

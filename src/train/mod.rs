@@ -7,13 +7,15 @@
 //! man for the side to move. It is fitted by minimising the logistic loss (cross-entropy) of
 //! `sigmoid(e / K)` against the target `λ·result + (1 − λ)·sigmoid(score / K)`, where `result` is the
 //! game's result for the side to move and `score` the search score of the recorded position, plus
-//! an L2 penalty, with Adam steps over shuffled minibatches. `K` is fitted first so that
+//! a penalty on the weights: by default with full-batch L-BFGS and a ridge ([`fit_lbfgs`]), or
+//! with Adam steps over shuffled minibatches and an L2 penalty ([`fit`]; weights fitted so lost to
+//! the hand evaluation in games, so it is no longer the default). `K` is fitted first so that
 //! `sigmoid(score / K)` best predicts the results (or given with `--k`); it is stored in the file.
 //! Positions are split into training and held-out sets by game (a hash of the seed, the file and the
 //! game number), so positions of one game never land on both sides.
 //!
-//! One thread does it: an epoch over a million positions takes a few seconds, less than reading
-//! the data, so threads would not pay for their complexity.
+//! One thread does it: a pass over two million positions takes about a quarter of a second, and
+//! 200 L-BFGS iterations about a minute, so threads would not pay for their complexity.
 
 use crate::draughts::Draughts;
 use crate::draughts::geom::Geometry;
@@ -51,20 +53,20 @@ pub struct TrainArgs {
     /// predicts the results).
     #[arg(long)]
     pub k: Option<f64>,
-    /// Passes over the training positions.
+    /// Adam: passes over the training positions.
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
     /// Fraction of the games held out to measure the fit on positions not trained on.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
-    /// L2 penalty on every weight (per position, weights in hundredths of a man). It also keeps
+    /// Adam: L2 penalty on every weight (per position, weights in hundredths of a man). It also keeps
     /// the middle-game weights of terms rare on a full board (runaways, kings) from drifting.
     #[arg(long, default_value_t = 1e-7)]
     pub l2: f64,
-    /// Adam step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
+    /// Adam: step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
     #[arg(long, default_value_t = 2.0)]
     pub lr: f64,
-    /// Positions a minibatch.
+    /// Adam: positions a minibatch.
     #[arg(long, default_value_t = 4096)]
     pub batch: usize,
     /// Use at most this many positions (the first ones of the files).
@@ -77,9 +79,10 @@ pub struct TrainArgs {
     /// Seed of the held-out split and of the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// How the weights are fitted: `adam` (minibatch steps, `--epochs`, `--lr`, `--l2`, `--batch`)
-    /// or `lbfgs` (full-batch L-BFGS on the exact regularised loss, `--iterations`, `--ridge`).
-    #[arg(long, value_enum, default_value_t = Optimizer::Adam)]
+    /// How the weights are fitted: `lbfgs` (full-batch L-BFGS on the exact regularised loss,
+    /// `--iterations`, `--ridge`) or `adam` (minibatch steps, `--epochs`, `--lr`, `--l2`,
+    /// `--batch`; its weights lost to the hand evaluation, README section train).
+    #[arg(long, value_enum, default_value_t = Optimizer::Lbfgs)]
     pub optimizer: Optimizer,
     /// L-BFGS iterations.
     #[arg(long, default_value_t = 300)]
