@@ -144,7 +144,15 @@ fn russian_shot_two_for_one() {
     let pos = Russian::from_fen("W:W25,30,32:B1,2,17,19").unwrap();
     let r = search(&pos, &[], 8);
     assert_eq!(name(&pos, r.best), "b2-c3");
-    assert!(r.score > 50, "{}", r.score);
+    // White starts a man down; the shot evens the material. (The learned evaluation, Russian's
+    // default, scores the 2 against 2 that follows near a draw, so the gain is measured from the
+    // static score of the start rather than against a fixed level.)
+    assert!(
+        r.score > pos.evaluate() + 50,
+        "{} against {}",
+        r.score,
+        pos.evaluate()
+    );
 }
 
 #[test]
@@ -154,7 +162,13 @@ fn english_shot_two_for_one() {
     let pos = English::from_fen("W:W25,30,32:B1,2,17,19").unwrap();
     let r = search(&pos, &[], 8);
     assert_eq!(name(&pos, r.best), "25-22");
-    assert!(r.score > 50, "{}", r.score);
+    // Measured from the static score of the start, as for Russian.
+    assert!(
+        r.score > pos.evaluate() + 50,
+        "{} against {}",
+        r.score,
+        pos.evaluate()
+    );
 }
 
 #[test]
@@ -163,7 +177,13 @@ fn brazilian_shot_two_for_one() {
     let pos = Brazilian::from_fen("W:W25,30,32:B1,2,17,19").unwrap();
     let r = search(&pos, &[], 8);
     assert_eq!(name(&pos, r.best), "b2-c3");
-    assert!(r.score > 50, "{}", r.score);
+    // Measured from the static score of the start, as for Russian.
+    assert!(
+        r.score > pos.evaluate() + 50,
+        "{} against {}",
+        r.score,
+        pos.evaluate()
+    );
 }
 
 /// Waits for `Done`, returning it and the last `Info` depth.

@@ -228,6 +228,9 @@ pub const LEARNABLE: [&str; 15] = [
 pub fn embedded(variant: &str) -> Option<&'static [u8]> {
     match variant {
         "international" => Some(include_bytes!("../../weights/international.bin")),
+        "russian" => Some(include_bytes!("../../weights/russian.bin")),
+        "english" => Some(include_bytes!("../../weights/english.bin")),
+        "brazilian" => Some(include_bytes!("../../weights/brazilian.bin")),
         _ => None,
     }
 }
@@ -279,10 +282,10 @@ const EMBEDDED: usize = 0;
 const DEFAULT: usize = usize::MAX - 1;
 
 /// Variants whose embedded weights are their default evaluation: those whose weights beat the hand
-/// evaluation in a `tempo match` (README, section train). International's first weights did not
-/// (8-19-13 against main's binary, 40 games at 0.1 s a move), so it starts on the hand evaluation
-/// and its embedded weights are chosen with `<learned>`.
-pub const LEARNED_BY_DEFAULT: &[&str] = &[];
+/// evaluation by SPRT in a `tempo match` against the binary before (README, section train). A
+/// variant that ships weights but is not listed starts on the hand evaluation, and its embedded
+/// weights are chosen with `<learned>`.
+pub const LEARNED_BY_DEFAULT: &[&str] = &["international", "russian", "english", "brazilian"];
 
 const fn learned_by_default(name: &str) -> bool {
     let mut i = 0;
@@ -455,7 +458,7 @@ pub fn current_label(variant: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::rules::{BrazilianRules, InternationalRules, TurkishRules};
+    use crate::draughts::rules::{BrazilianRules, FrisianRules, InternationalRules, TurkishRules};
 
     fn sample_net() -> Net {
         let mut net = Net::initial::<BrazilianRules>();
@@ -526,12 +529,12 @@ mod tests {
 
     #[test]
     fn the_default_follows_the_list_and_learned_needs_shipped_weights() {
-        // Brazilian ships no weights: `<learned>` is refused and the slot keeps its default.
-        assert!(embedded("brazilian").is_none());
-        let err = set_eval_file("brazilian", LEARNED_LABEL).unwrap_err();
+        // Frisian ships no weights: `<learned>` is refused and the slot keeps its default.
+        assert!(embedded("frisian").is_none());
+        let err = set_eval_file("frisian", LEARNED_LABEL).unwrap_err();
         assert!(err.contains("ships no weights"), "{err}");
-        assert_eq!(current_label("brazilian"), DEFAULT_LABEL);
-        assert!(current::<BrazilianRules>().is_none());
+        assert_eq!(current_label("frisian"), DEFAULT_LABEL);
+        assert!(current::<FrisianRules>().is_none());
         // International ships weights; whether they are its default follows the list.
         assert_eq!(
             current::<InternationalRules>().is_some(),
