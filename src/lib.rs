@@ -22,6 +22,7 @@ pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod bits;
+pub mod bytes;
 pub mod draughts;
 pub mod egdb;
 pub mod engine;

@@ -21,6 +21,7 @@
 
 use super::Code;
 use super::index::{Material, SliceIndex};
+use crate::bytes::ByteReader;
 
 /// File magic, version 1.
 pub const MAGIC: &[u8; 8] = b"TEMPOEG1";
@@ -140,26 +141,6 @@ pub fn encode(variant: &str, index: &SliceIndex, codes: &[Code]) -> Vec<u8> {
     out
 }
 
-struct Reader<'a> {
-    data: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
-        let s = self.data.get(self.at..self.at + n).ok_or("truncated")?;
-        self.at += n;
-        Ok(s)
-    }
-    fn u8(&mut self) -> Result<u8, String> {
-        Ok(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-}
-
 impl SliceFile {
     /// Reads a slice file's bytes, checking the checksum and that it holds `index`'s slice of
     /// `variant`.
@@ -175,19 +156,19 @@ impl SliceFile {
         if crc32(body) != stored {
             return Err("checksum mismatch (corrupt file)".into());
         }
-        let mut r = Reader { data: body, at: 0 };
-        if r.take(8)? != MAGIC {
+        let mut r = ByteReader::new(body);
+        if r.take(8, "magic")? != MAGIC {
             return Err("not a Tempo egdb file (bad magic)".into());
         }
-        let n = usize::from(r.u8()?);
-        let name = r.take(n)?;
+        let n = usize::from(r.u8("variant name")?);
+        let name = r.take(n, "variant name")?;
         if name != variant.as_bytes() {
             return Err(format!(
                 "file is for variant {:?}, not {variant}",
                 String::from_utf8_lossy(name)
             ));
         }
-        let m = r.take(4)?;
+        let m = r.take(4, "material")?;
         let material = Material {
             wm: m[0],
             wk: m[1],
@@ -197,17 +178,17 @@ impl SliceFile {
         if material != index.material {
             return Err(format!("file holds slice {material}, not {}", index.material));
         }
-        let per_side = u64::from_le_bytes(r.take(8)?.try_into().map_err(|_| "truncated")?);
+        let per_side = r.u64("positions a side")?;
         if per_side != index.per_side {
             return Err(format!(
                 "indexing differs: {per_side} positions a side, expected {}",
                 index.per_side
             ));
         }
-        let width = usize::from(r.u8()?);
-        let block = r.u32()? as usize;
-        let blocks = r.u32()? as usize;
-        let max_code = u16::from_le_bytes(r.take(2)?.try_into().map_err(|_| "truncated")?);
+        let width = usize::from(r.u8("code width")?);
+        let block = r.u32("block size")? as usize;
+        let blocks = r.u32("block count")? as usize;
+        let max_code = r.u16("largest code")?;
         if !(width == 1 || width == 2)
             || block != BLOCK
             || blocks != index.len().div_ceil(BLOCK as u64) as usize
@@ -216,9 +197,9 @@ impl SliceFile {
         }
         let mut offsets = Vec::with_capacity(blocks + 1);
         for _ in 0..=blocks {
-            offsets.push(r.u32()?);
+            offsets.push(r.u32("block offsets")?);
         }
-        let payload = body[r.at..].to_vec();
+        let payload = r.rest().to_vec();
         if offsets.windows(2).any(|w| w[0] > w[1])
             || offsets.last().map(|&o| o as usize) != Some(payload.len())
         {

@@ -391,24 +391,21 @@ mod tests {
         )
     }
 
-    /// Positions along pseudo-random games from the start (a fixed linear congruential sequence
-    /// picks the moves), so that men stand on every row and column of the board.
-    fn check_board<R: Rules>() {
-        let mut seed = 12345u64;
-        for _game in 0..40 {
+    /// Visits the positions along `games` pseudo-random games of at most `plies` plies from the
+    /// start (a fixed linear congruential sequence from `seed` picks the moves), with each
+    /// position's generated moves, so that men stand on every row and column of the board.
+    fn along_random_games<R: Rules>(
+        mut seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&Draughts<R>, &MoveList<<Draughts<R> as Game>::Move>),
+    ) {
+        for _game in 0..games {
             let mut pos = Draughts::<R>::start();
-            for _ply in 0..120 {
-                for side in [Side::White, Side::Black] {
-                    assert_eq!(
-                        walked_terms(&pos, side),
-                        masked_terms(&pos, side),
-                        "{} {}",
-                        R::NAME,
-                        pos.to_fen()
-                    );
-                }
+            for _ply in 0..plies {
                 let mut moves = MoveList::new();
                 pos.generate(&mut moves);
+                visit(&pos, &moves);
                 if moves.is_empty() {
                     break;
                 }
@@ -418,6 +415,21 @@ mod tests {
                 pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
             }
         }
+    }
+
+    /// The square-set terms against the walk over the men, along pseudo-random games.
+    fn check_board<R: Rules>() {
+        along_random_games::<R>(12345, 40, 120, |pos, _| {
+            for side in [Side::White, Side::Black] {
+                assert_eq!(
+                    walked_terms(pos, side),
+                    masked_terms(pos, side),
+                    "{} {}",
+                    R::NAME,
+                    pos.to_fen()
+                );
+            }
+        });
     }
 
     #[test]
@@ -441,29 +453,16 @@ mod tests {
     /// `capture_free` against the generated moves, along pseudo-random games of every kind of
     /// board and rule set (orthogonal men, flying and short kings, Frisian king runs).
     fn check_capture_free<R: Rules>() {
-        let mut seed = 777u64;
         let mut free = 0;
-        for _game in 0..60 {
-            let mut pos = Draughts::<R>::start();
-            for _ply in 0..200 {
-                let mut moves = MoveList::new();
-                pos.generate(&mut moves);
-                let captures = moves.iter().any(|m| !m.captured.is_empty());
-                // `None` ("may have a capture") is always a safe answer.
-                if let Some(has_move) = pos.capture_free() {
-                    assert!(!captures, "{} {}", R::NAME, pos.to_fen());
-                    assert_eq!(has_move, !moves.is_empty(), "{} {}", R::NAME, pos.to_fen());
-                    free += 1;
-                }
-                if moves.is_empty() {
-                    break;
-                }
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos = pos.play(&moves[(seed >> 33) as usize % moves.len()]);
+        along_random_games::<R>(777, 60, 200, |pos, moves| {
+            let captures = moves.iter().any(|m| !m.captured.is_empty());
+            // `None` ("may have a capture") is always a safe answer.
+            if let Some(has_move) = pos.capture_free() {
+                assert!(!captures, "{} {}", R::NAME, pos.to_fen());
+                assert_eq!(has_move, !moves.is_empty(), "{} {}", R::NAME, pos.to_fen());
+                free += 1;
             }
-        }
+        });
         assert!(free > 100, "{}: {free} capture-free positions", R::NAME);
     }
 

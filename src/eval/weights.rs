@@ -35,6 +35,7 @@
 //! 10x10). The hot path ([`current`]) is one atomic load and a `OnceLock` read.
 
 use super::pattern::{self, ENTRIES, LINEAR, Net, REGION_SQUARES, Regions, SHIFT};
+use crate::bytes::ByteReader;
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -83,45 +84,13 @@ pub fn encode(net: &Net) -> Vec<u8> {
     out
 }
 
-/// Reads fields off the front of a byte slice.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        match end {
-            Some(end) => {
-                let s = &self.bytes[self.at..end];
-                self.at = end;
-                Ok(s)
-            }
-            None => Err(format!(
-                "the file is truncated ({} bytes; it ends in the {what})",
-                self.bytes.len()
-            )),
-        }
-    }
-    fn u8(&mut self, what: &str) -> Result<u8, String> {
-        Ok(self.take(1, what)?[0])
-    }
-    fn u16(&mut self, what: &str) -> Result<u16, String> {
-        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().unwrap()))
-    }
-    fn u32(&mut self, what: &str) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().unwrap()))
-    }
-}
-
 /// Decodes a weight file for variant `variant` on a `width` x `height` board.
 ///
 /// # Errors
 /// Not a weight file, another version, a bad checksum, truncated or trailing bytes, or weights of
 /// another variant or board; the message says which.
 pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Net, String> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = ByteReader::new(bytes);
     if r.take(MAGIC.len(), "magic")? != MAGIC {
         return Err("not a Tempo weight file (the magic TEMPOPAT is missing)".into());
     }
@@ -162,12 +131,12 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
              {shift} fraction bits; this Tempo uses {REGION_SQUARES}, {LINEAR}, 2, {SHIFT}"
         ));
     }
-    let k = f32::from_le_bytes(r.take(4, "K")?.try_into().unwrap());
+    let k = r.f32("K")?;
     let body = regions * ENTRIES * 4 + LINEAR * 8 + 8;
-    if r.bytes.len() - r.at != body {
+    if r.rest().len() != body {
         return Err(format!(
             "the file has {} bytes of weights and checksum, {body} expected",
-            r.bytes.len() - r.at
+            r.rest().len()
         ));
     }
     let mut patterns = Vec::with_capacity(regions * ENTRIES);
