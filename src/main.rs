@@ -136,9 +136,10 @@ enum Command {
     /// fits the weights by minimising the logistic loss of sigmoid(eval/K) against the target
     /// lambda*result + (1-lambda)*sigmoid(score/K), where result is the game's result and score
     /// the search score, both for the side to move. K is fitted to the data unless given (--k).
-    /// Steps are Adam over shuffled minibatches with an L2 penalty; --holdout games (chosen by
-    /// --seed, whole games) are kept out and their loss is printed after every epoch, with the
-    /// training loss, on standard error. The weights are written in hundredths of a man (a man
+    /// The default fit is full-batch L-BFGS with a ridge (--optimizer lbfgs, --ridge,
+    /// --iterations); --optimizer adam takes steps over shuffled minibatches with an L2 penalty
+    /// instead. --holdout games (chosen by --seed, whole games) are kept out and their loss is
+    /// printed as the fit goes, with the training loss, on standard error. The weights are written in hundredths of a man (a man
     /// near 100) to --out, in the format of src/eval/weights.rs; load them with the eval-file
     /// option or ship them as weights/<variant>.bin (README, section train).
     #[command(

@@ -68,7 +68,7 @@ fn hub_eval_file_loads_refuses_and_restores() {
     assert_eq!(hub_param(&mut e, "eval-file"), "<hand>");
     e.send("set-param name=eval-file value=<learned>");
     assert_eq!(hub_param(&mut e, "eval-file"), "<learned>");
-    e.send("set-param name=variant value=frisian");
+    e.send("set-param name=variant value=italian");
     e.send("set-param name=eval-file value=<learned>");
     let (err, _) = e.until("error");
     assert!(err.contains("ships no weights"), "{err}");

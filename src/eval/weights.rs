@@ -200,6 +200,7 @@ pub fn embedded(variant: &str) -> Option<&'static [u8]> {
         "russian" => Some(include_bytes!("../../weights/russian.bin")),
         "english" => Some(include_bytes!("../../weights/english.bin")),
         "brazilian" => Some(include_bytes!("../../weights/brazilian.bin")),
+        "frisian" => Some(include_bytes!("../../weights/frisian.bin")),
         _ => None,
     }
 }
@@ -254,7 +255,7 @@ const DEFAULT: usize = usize::MAX - 1;
 /// evaluation by SPRT in a `tempo match` against the binary before (README, section train). A
 /// variant that ships weights but is not listed starts on the hand evaluation, and its embedded
 /// weights are chosen with `<learned>`.
-pub const LEARNED_BY_DEFAULT: &[&str] = &["international", "russian", "english", "brazilian"];
+pub const LEARNED_BY_DEFAULT: &[&str] = &["international", "russian", "english", "brazilian", "frisian"];
 
 const fn learned_by_default(name: &str) -> bool {
     let mut i = 0;
@@ -427,7 +428,9 @@ pub fn current_label(variant: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::rules::{BrazilianRules, FrisianRules, InternationalRules, TurkishRules};
+    use crate::draughts::rules::{
+        BrazilianRules, FrisianRules, InternationalRules, ItalianRules, TurkishRules,
+    };
 
     fn sample_net() -> Net {
         let mut net = Net::initial::<BrazilianRules>();
@@ -498,12 +501,12 @@ mod tests {
 
     #[test]
     fn the_default_follows_the_list_and_learned_needs_shipped_weights() {
-        // Frisian ships no weights: `<learned>` is refused and the slot keeps its default.
-        assert!(embedded("frisian").is_none());
-        let err = set_eval_file("frisian", LEARNED_LABEL).unwrap_err();
+        // Italian ships no weights: `<learned>` is refused and the slot keeps its default.
+        assert!(embedded("italian").is_none());
+        let err = set_eval_file("italian", LEARNED_LABEL).unwrap_err();
         assert!(err.contains("ships no weights"), "{err}");
-        assert_eq!(current_label("frisian"), DEFAULT_LABEL);
-        assert!(current::<FrisianRules>().is_none());
+        assert_eq!(current_label("italian"), DEFAULT_LABEL);
+        assert!(current::<ItalianRules>().is_none());
         // International ships weights; whether they are its default follows the list.
         assert_eq!(
             current::<InternationalRules>().is_some(),
