@@ -249,7 +249,6 @@ pub fn region_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u16]) {
 #[inline(always)]
 fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], sign: i32) {
     let height = <R::Board as Geometry>::HEIGHT;
-    let width = <R::Board as Geometry>::WIDTH;
     let own = pos.pieces(side);
     let opp = pos.pieces(side.opponent());
     let kings = own & pos.kings();
@@ -267,31 +266,34 @@ fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], si
     t[0] += sign * men.count() as i32;
     t[1] += sign * kings.count() as i32;
     t[2] += sign * i32::from(!kings.is_empty());
-    let (mut advance, mut left, mut right) = (0i32, 0i32, 0i32);
-    for sq in men.iter() {
-        let (col, row) = <R::Board as Geometry>::coords(sq);
+    // Advancement and the flanks from the evaluation's square sets (a few population counts);
+    // only the men near promotion, usually none, are visited one by one. The walk over every man
+    // with its coordinates that this replaced cost about 15 % of the search's CPU time (International,
+    // depth 17 from the start, `perf stat`).
+    let masks = crate::eval::draughts::masks::<R>();
+    let s = side.index();
+    let mut advance = 0i32;
+    for (k, m) in masks.advance[s].iter().enumerate() {
+        advance += ((men & *m).count() as i32) << k;
+    }
+    let left = (men & masks.left).count() as i32;
+    let right = men.count() as i32 - left;
+    for sq in (men & masks.near[s]).iter() {
+        let (_, row) = <R::Board as Geometry>::coords(sq);
         // Rows left to the promotion row: White promotes on row 0, Black on the last row.
         let to_go = if side == Side::White {
             row
         } else {
             height - 1 - row
         };
-        advance += (height - 1 - to_go) as i32;
-        if col < width / 2 {
-            left += 1;
-        } else {
-            right += 1;
+        let mut cone = BitsOf::<R>::bit(sq);
+        let mut ahead = BitsOf::<R>::EMPTY;
+        for _ in 0..to_go {
+            cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
+            ahead |= cone;
         }
-        if (1..=3).contains(&to_go) {
-            let mut cone = BitsOf::<R>::bit(sq);
-            let mut ahead = BitsOf::<R>::EMPTY;
-            for _ in 0..to_go {
-                cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
-                ahead |= cone;
-            }
-            if (ahead & opp).is_empty() {
-                t[3 + to_go as usize] += sign;
-            }
+        if (ahead & opp).is_empty() {
+            t[3 + to_go as usize] += sign;
         }
     }
     t[3] += sign * advance;
@@ -465,6 +467,48 @@ mod tests {
         out.into_iter().map(|(_, _, i)| i).collect()
     }
 
+    /// The linear terms by a walk over every piece with its coordinates (no square sets).
+    fn reference_linear<R: Rules>(pos: &Draughts<R>) -> [i32; LINEAR] {
+        type G<R> = <R as Rules>::Board;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let me = pos.side_to_move();
+        let mut t = [0; LINEAR];
+        for (side, sign) in [(me, 1), (me.opponent(), -1)] {
+            let own = pos.pieces(side);
+            let kings = own & pos.kings();
+            let men = own & !pos.kings();
+            let (mut left, mut right) = (0i32, 0i32);
+            for sq in men.iter() {
+                let (col, row) = G::<R>::coords(sq);
+                let to_go = if side == Side::White { row } else { h - 1 - row };
+                t[3] += sign * (h - 1 - to_go) as i32;
+                if col < w / 2 {
+                    left += 1;
+                } else {
+                    right += 1;
+                }
+                if (1..=3).contains(&to_go) {
+                    // Runaway: no enemy piece on the squares of the cone ahead, row by row.
+                    let forward = |r: u32| if side == Side::White { row - r } else { row + r };
+                    let free = (1..=to_go).all(|k| {
+                        let r = forward(k);
+                        (col.saturating_sub(k)..=(col + k).min(w - 1))
+                            .filter_map(|c| G::<R>::at(c, r))
+                            .all(|b| !pos.pieces(side.opponent()).has(b))
+                    });
+                    if free {
+                        t[3 + to_go as usize] += sign;
+                    }
+                }
+            }
+            t[0] += sign * men.count() as i32;
+            t[1] += sign * kings.count() as i32;
+            t[2] += sign * i32::from(!kings.is_empty());
+            t[9] += sign * (left - right).abs();
+        }
+        t
+    }
+
     fn random_positions<R: Rules>(n: usize, seed: u64) -> Vec<Draughts<R>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut out = Vec::new();
@@ -524,6 +568,12 @@ mod tests {
                 pos.to_fen()
             );
             assert_eq!(net.score(&f), reference_score(&net, &pos), "{}", pos.to_fen());
+            // The mobility terms (7, 8) and the constant are left out of the reference.
+            let mut linear = f.linear;
+            linear[7] = 0;
+            linear[8] = 0;
+            linear[BIAS] = 0;
+            assert_eq!(linear, reference_linear(&pos), "{}", pos.to_fen());
         }
     }
 
