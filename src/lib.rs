@@ -15,7 +15,9 @@
 //! - [`selfplay`]: `tempo selfplay`, training data from games of Tempo against itself;
 //! - [`train`]: `tempo train`, the learned evaluation's weights fitted to self-play data.
 
-#![forbid(unsafe_code)]
+// Unsafe code is denied, not forbidden, for one allowed block: the madvise that gives the
+// transposition table huge pages (`tt::advise_huge_pages`).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod analyze;

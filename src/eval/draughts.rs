@@ -63,9 +63,14 @@ type B<R> = BitsOf<R>;
 /// Square sets the evaluation counts men in: each row (0 = the top, White's promotion row), the
 /// columns left of the middle, and the central columns (the middle half of the board).
 pub(crate) struct Masks<X> {
-    rows: [X; 16],
-    left: X,
-    centre: X,
+    pub(crate) rows: [X; 16],
+    pub(crate) left: X,
+    pub(crate) centre: X,
+    /// By side: the squares where a man's advancement (rows walked from its own back row) has
+    /// bit `k` set, so that the sum over the men is four population counts.
+    pub(crate) advance: [[X; 4]; 2],
+    /// By side: the squares one to three rows before the side's promotion row.
+    pub(crate) near: [X; 2],
 }
 
 macro_rules! const_masks {
@@ -81,6 +86,8 @@ macro_rules! const_masks {
                 rows: [0; 16],
                 left: 0,
                 centre: 0,
+                advance: [[0; 4]; 2],
+                near: [0; 2],
             };
             let mut r = 0;
             while r < height {
@@ -103,6 +110,23 @@ macro_rules! const_masks {
                     }
                     if col >= width / 4 && col < width - width / 4 {
                         m.centre |= b;
+                    }
+                    // White walks up from the last row to row 0, Black down from row 0.
+                    let walked = [height - 1 - r, r];
+                    let mut s = 0;
+                    while s < 2 {
+                        let mut bit = 0;
+                        while bit < 4 {
+                            if walked[s] >> bit & 1 != 0 {
+                                m.advance[s][bit] |= b;
+                            }
+                            bit += 1;
+                        }
+                        let to_go = height - 1 - walked[s];
+                        if to_go >= 1 && to_go <= 3 {
+                            m.near[s] |= b;
+                        }
+                        s += 1;
                     }
                     k += 1;
                 }

@@ -93,6 +93,9 @@ pub struct Regions {
     pub starts: [[u8; 4]; MAX_REGIONS],
     /// Bits in the layout: the 180-degree turn maps bit `b` to `span - 1 - b`.
     pub span: u32,
+    /// Dark squares in a row (half the width): a band of four rows holds `row - 1` regions, in
+    /// the order of their first column.
+    pub row: u32,
 }
 
 impl Regions {
@@ -122,6 +125,7 @@ impl Regions {
             count,
             starts,
             span: layout_bit(half, height - 1, half - 1) + 1,
+            row: half,
         }
     }
 
@@ -155,7 +159,8 @@ const TERNARY: [u16; 256] = {
 /// The machine word a board's bits are gathered from (u64 for 8x8 and 10x10, u128 for 12x12).
 trait Word: Copy {
     fn turn(self, span: u32) -> Self;
-    fn pair(self, s: u8) -> usize;
+    /// The `len` bits from bit `s` (one row of the layout, at most 8 bits).
+    fn row(self, s: u8, len: u32) -> u64;
 }
 
 impl Word for u64 {
@@ -164,8 +169,8 @@ impl Word for u64 {
         self.reverse_bits() >> (64 - span)
     }
     #[inline(always)]
-    fn pair(self, s: u8) -> usize {
-        ((self >> s) & 3) as usize
+    fn row(self, s: u8, len: u32) -> u64 {
+        (self >> s) & ((1 << len) - 1)
     }
 }
 
@@ -175,8 +180,8 @@ impl Word for u128 {
         self.reverse_bits() >> (128 - span)
     }
     #[inline(always)]
-    fn pair(self, s: u8) -> usize {
-        ((self >> s) & 3) as usize
+    fn row(self, s: u8, len: u32) -> u64 {
+        ((self >> s) as u64) & ((1 << len) - 1)
     }
 }
 
@@ -202,6 +207,11 @@ fn as_u128<B: Bits>(x: B) -> u128 {
     }
 }
 
+/// The region configurations, band of four rows by band. A band's rows are packed one to a byte,
+/// my men in the low half of a word and the other side's in the high half; the region at column
+/// offset `j` is then the two bits at `j` of every byte, brought together by three shifts, for
+/// both colours at once. (Reading each region's eight squares pair by pair from the board, with
+/// shifts by amounts looked up in a table, was about half the evaluation's time.)
 #[inline(always)]
 fn gather<W: Word>(mine: W, theirs: W, turn: bool, regions: &Regions, out: &mut [u16]) {
     let (mine, theirs) = if turn {
@@ -209,10 +219,21 @@ fn gather<W: Word>(mine: W, theirs: W, turn: bool, regions: &Regions, out: &mut 
     } else {
         (mine, theirs)
     };
-    for (r, s) in regions.starts[..regions.count].iter().enumerate() {
-        let m = mine.pair(s[0]) | mine.pair(s[1]) << 2 | mine.pair(s[2]) << 4 | mine.pair(s[3]) << 6;
-        let t = theirs.pair(s[0]) | theirs.pair(s[1]) << 2 | theirs.pair(s[2]) << 4 | theirs.pair(s[3]) << 6;
-        out[r] = TERNARY[m] + 2 * TERNARY[t];
+    let per_band = regions.row as usize - 1;
+    for (band, first) in regions.starts[..regions.count]
+        .iter()
+        .step_by(per_band)
+        .enumerate()
+    {
+        let mut z = 0u64;
+        for (t, &s) in first.iter().enumerate() {
+            z |= mine.row(s, regions.row) << (8 * t) | theirs.row(s, regions.row) << (32 + 8 * t);
+        }
+        for (j, slot) in out[band * per_band..(band + 1) * per_band].iter_mut().enumerate() {
+            let w = (z >> j) & 0x0303_0303_0303_0303;
+            let c = w | w >> 6 | w >> 12 | w >> 18;
+            *slot = TERNARY[(c & 0xFF) as usize] + 2 * TERNARY[((c >> 32) & 0xFF) as usize];
+        }
     }
 }
 
@@ -249,7 +270,6 @@ pub fn region_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u16]) {
 #[inline(always)]
 fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], sign: i32) {
     let height = <R::Board as Geometry>::HEIGHT;
-    let width = <R::Board as Geometry>::WIDTH;
     let own = pos.pieces(side);
     let opp = pos.pieces(side.opponent());
     let kings = own & pos.kings();
@@ -267,31 +287,34 @@ fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], si
     t[0] += sign * men.count() as i32;
     t[1] += sign * kings.count() as i32;
     t[2] += sign * i32::from(!kings.is_empty());
-    let (mut advance, mut left, mut right) = (0i32, 0i32, 0i32);
-    for sq in men.iter() {
-        let (col, row) = <R::Board as Geometry>::coords(sq);
+    // Advancement and the flanks from the evaluation's square sets (a few population counts);
+    // only the men near promotion, usually none, are visited one by one. The walk over every man
+    // with its coordinates that this replaced cost about 15 % of the search's CPU time (International,
+    // depth 17 from the start, `perf stat`).
+    let masks = crate::eval::draughts::masks::<R>();
+    let s = side.index();
+    let mut advance = 0i32;
+    for (k, m) in masks.advance[s].iter().enumerate() {
+        advance += ((men & *m).count() as i32) << k;
+    }
+    let left = (men & masks.left).count() as i32;
+    let right = men.count() as i32 - left;
+    for sq in (men & masks.near[s]).iter() {
+        let (_, row) = <R::Board as Geometry>::coords(sq);
         // Rows left to the promotion row: White promotes on row 0, Black on the last row.
         let to_go = if side == Side::White {
             row
         } else {
             height - 1 - row
         };
-        advance += (height - 1 - to_go) as i32;
-        if col < width / 2 {
-            left += 1;
-        } else {
-            right += 1;
+        let mut cone = BitsOf::<R>::bit(sq);
+        let mut ahead = BitsOf::<R>::EMPTY;
+        for _ in 0..to_go {
+            cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
+            ahead |= cone;
         }
-        if (1..=3).contains(&to_go) {
-            let mut cone = BitsOf::<R>::bit(sq);
-            let mut ahead = BitsOf::<R>::EMPTY;
-            for _ in 0..to_go {
-                cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
-                ahead |= cone;
-            }
-            if (ahead & opp).is_empty() {
-                t[3 + to_go as usize] += sign;
-            }
+        if (ahead & opp).is_empty() {
+            t[3 + to_go as usize] += sign;
         }
     }
     t[3] += sign * advance;
@@ -465,6 +488,48 @@ mod tests {
         out.into_iter().map(|(_, _, i)| i).collect()
     }
 
+    /// The linear terms by a walk over every piece with its coordinates (no square sets).
+    fn reference_linear<R: Rules>(pos: &Draughts<R>) -> [i32; LINEAR] {
+        type G<R> = <R as Rules>::Board;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let me = pos.side_to_move();
+        let mut t = [0; LINEAR];
+        for (side, sign) in [(me, 1), (me.opponent(), -1)] {
+            let own = pos.pieces(side);
+            let kings = own & pos.kings();
+            let men = own & !pos.kings();
+            let (mut left, mut right) = (0i32, 0i32);
+            for sq in men.iter() {
+                let (col, row) = G::<R>::coords(sq);
+                let to_go = if side == Side::White { row } else { h - 1 - row };
+                t[3] += sign * (h - 1 - to_go) as i32;
+                if col < w / 2 {
+                    left += 1;
+                } else {
+                    right += 1;
+                }
+                if (1..=3).contains(&to_go) {
+                    // Runaway: no enemy piece on the squares of the cone ahead, row by row.
+                    let forward = |r: u32| if side == Side::White { row - r } else { row + r };
+                    let free = (1..=to_go).all(|k| {
+                        let r = forward(k);
+                        (col.saturating_sub(k)..=(col + k).min(w - 1))
+                            .filter_map(|c| G::<R>::at(c, r))
+                            .all(|b| !pos.pieces(side.opponent()).has(b))
+                    });
+                    if free {
+                        t[3 + to_go as usize] += sign;
+                    }
+                }
+            }
+            t[0] += sign * men.count() as i32;
+            t[1] += sign * kings.count() as i32;
+            t[2] += sign * i32::from(!kings.is_empty());
+            t[9] += sign * (left - right).abs();
+        }
+        t
+    }
+
     fn random_positions<R: Rules>(n: usize, seed: u64) -> Vec<Draughts<R>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut out = Vec::new();
@@ -524,6 +589,12 @@ mod tests {
                 pos.to_fen()
             );
             assert_eq!(net.score(&f), reference_score(&net, &pos), "{}", pos.to_fen());
+            // The mobility terms (7, 8) and the constant are left out of the reference.
+            let mut linear = f.linear;
+            linear[7] = 0;
+            linear[8] = 0;
+            linear[BIAS] = 0;
+            assert_eq!(linear, reference_linear(&pos), "{}", pos.to_fen());
         }
     }
 

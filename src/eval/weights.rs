@@ -428,9 +428,7 @@ pub fn current_label(variant: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::rules::{
-        BrazilianRules, FrisianRules, InternationalRules, ItalianRules, TurkishRules,
-    };
+    use crate::draughts::rules::{BrazilianRules, InternationalRules, ItalianRules, TurkishRules};
 
     fn sample_net() -> Net {
         let mut net = Net::initial::<BrazilianRules>();

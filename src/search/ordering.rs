@@ -39,7 +39,7 @@ impl<G: Evaluate> Search<'_, G> {
         scores
     }
 
-    /// Moves the best-scored remaining move to `i` and returns its original index.
+    /// Moves the best-scored remaining move, with its score and original index, to `i`.
     #[inline(always)]
     pub(super) fn pick(
         moves: &mut MoveList<G::Move>,
@@ -47,10 +47,13 @@ impl<G: Evaluate> Search<'_, G> {
         index: &mut MoveList<u16>,
         i: usize,
     ) {
+        // The first of the best scores, as a scan of the slice (no bounds check per move).
         let mut best = i;
-        for j in i + 1..moves.len() {
-            if scores[j] > scores[best] {
+        let mut best_score = scores[i];
+        for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+            if s > best_score {
                 best = j;
+                best_score = s;
             }
         }
         moves.swap(i, best);
