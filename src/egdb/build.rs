@@ -10,7 +10,8 @@
 //! longest of them, found when the last of them is reached (the counts). What is never reached is
 //! a draw. Predecessors inside a slice are found by un-making quiet moves (a king slides back
 //! along a diagonal, a man steps back, and a Frisian king-move run goes back one step), which is
-//! exact for the variants [`super::supports`] accepts. Passes A and B run on several threads; the backward sweep is sequential and cheap.
+//! exact for the variants [`super::supports`] accepts. Passes A and B run on several threads; the
+//! backward sweep is sequential and cheap.
 
 use super::index::{Material, SliceIndex};
 use super::{Code, LOST_NOW, Source, parent_code, preference, solve};
