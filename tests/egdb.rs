@@ -482,8 +482,19 @@ fn search_with_tables_converts_won_endings() {
     use tempo::search::{Limits, Search, Shared};
     use tempo::tt::Tt;
     let (dir, t) = built::<EnglishRules>("play", 3);
-    let _ = registry::set_pieces(tempo::variant::Variant::English, 3);
-    registry::set_dir(tempo::variant::Variant::English, dir.to_str().unwrap()).unwrap();
+    let (done, loaded) = std::sync::mpsc::channel();
+    let notify = |tx: std::sync::mpsc::Sender<Result<String, String>>| -> registry::Notify {
+        Box::new(move |r| drop(tx.send(r)))
+    };
+    let _ = registry::set_pieces(tempo::variant::Variant::English, 3, notify(done.clone()));
+    registry::set_dir(
+        tempo::variant::Variant::English,
+        dir.to_str().unwrap(),
+        notify(done),
+    )
+    .unwrap();
+    // The second load replaced the first; wait for its end (the first may or may not report).
+    while !loaded.recv().unwrap().unwrap().contains("up to 3 pieces loaded") {}
     let starts = ["W:WK1,K2:BK32", "W:WK28,K32:BK5", "W:WK10,K11:B24"];
     let tt = Tt::new(16);
     for fen in starts {
@@ -519,7 +530,8 @@ fn search_with_tables_converts_won_endings() {
             "{fen}: won in {plies} plies, the tables say {dtw}"
         );
     }
-    registry::clear();
+    // Only English's tables go (another test loads Italian's into the same registry).
+    registry::set_dir(tempo::variant::Variant::English, "", Box::new(|_| {})).unwrap();
 }
 
 /// UCI: `EGDB_Path` loads the tables, and the search then reports the win with its distance.
@@ -536,8 +548,14 @@ fn uci_option_loads_tables_and_search_sees_the_win() {
     assert!(opts.iter().any(|l| l.contains("EGDB_Path")) && opts.iter().any(|l| l.contains("EGDB_Pieces")));
     e.send("setoption name UCI_Variant value english");
     e.send(&format!("setoption name EGDB_Path value {}", dir.display()));
+    // The reply comes at once; the tables load in the background and say when they are in.
     let (line, _) = e.until("info string egdb");
-    assert!(line.contains("up to 3 pieces"), "{line}");
+    assert!(
+        line.contains("loading") && line.contains("up to 3 pieces"),
+        "{line}"
+    );
+    let (line, _) = e.until("info string egdb");
+    assert!(line.contains("up to 3 pieces loaded"), "{line}");
     e.send("position fen W:WK1,K2:BK32");
     e.send("go depth 3");
     let (_, info) = e.until("bestmove");
@@ -575,8 +593,16 @@ fn hub_egdb_dir_parameter() {
         .unwrap();
     assert!(line.contains(&dir.display().to_string()), "{line}");
     assert!(params.iter().all(|l| !l.starts_with("error")), "{params:?}");
+    // A flipped bit in the blocks: found by the background load's checksum, told as an error,
+    // and the engine goes on. (The damage is done in a copy: the load above may still be reading.)
+    let bad = temp_dir("hub-bad");
+    std::fs::create_dir_all(bad.join("english")).unwrap();
+    for f in std::fs::read_dir(dir.join("english")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, bad.join("english").join(f.file_name().unwrap())).unwrap();
+    }
     let path = registry::slice_path(
-        &dir,
+        &bad,
         "english",
         Material {
             wm: 0,
@@ -586,13 +612,235 @@ fn hub_egdb_dir_parameter() {
         },
     );
     let mut bytes = std::fs::read(&path).unwrap();
+    let k = bytes.len() - 8;
+    bytes[k] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    e.send(&format!("set-param name=egdb-dir value={}", bad.display()));
+    let (line, _) = e.until("error");
+    assert!(line.contains("checksum") && line.contains("0101"), "{line}");
+    e.send("ping");
+    e.until("pong");
+    // A bad header is refused at once, in the reply to the line (the load that found the bad
+    // checksum has stopped).
     bytes[20] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
     e.send("set-param name=egdb-pieces value=2");
     let (line, _) = e.until("error");
-    assert!(line.contains("checksum") && line.contains("0101"), "{line}");
+    assert!(line.contains("indexing") && line.contains("0101"), "{line}");
+    // A directory without tables is an error too, and the engine goes on.
+    e.send("set-param name=egdb-dir value=/nonexistent/tempo-egdb");
+    let (line, _) = e.until("error");
+    assert!(
+        line.contains("no tables for english") && line.contains("not a directory"),
+        "{line}"
+    );
+    e.send("ping");
+    e.until("pong");
     e.send("quit");
+}
+
+/// A missing directory is an error of every loader (the command line's too).
+#[test]
+fn a_missing_directory_is_an_error() {
+    let dir = temp_dir("missing");
+    let err = registry::load::<RussianRules>(&dir, 3)
+        .err()
+        .expect("no russian/ in the directory");
+    assert!(err.contains("no tables for russian"), "{err}");
+    let err = registry::load_in_background::<RussianRules>(&dir.join("none"), 3, Box::new(|_| {}))
+        .expect_err("no directory at all");
+    assert!(err.contains("not a directory"), "{err}");
+}
+
+/// While the tables load in the background, a probe answers the tables' value or nothing, never
+/// another value: positions of every slice up to 3 pieces (Italian, which no other test loads into
+/// the process-wide registry) are probed over and over until the load ends, and once it has, all
+/// of them answer.
+#[test]
+fn probes_during_a_background_load_are_never_wrong() {
+    use tempo::draughts::rules::ItalianRules;
+    let (dir, t) = built::<ItalianRules>("background", 3);
+    let mut positions = Vec::new();
+    for m in Material::all_up_to(3) {
+        let ix = tempo::egdb::SliceIndex::new::<ItalianRules>(m);
+        let step = (ix.len() / 200).max(1);
+        positions.extend(
+            (0..ix.len())
+                .step_by(step as usize)
+                .filter_map(|i| ix.position::<ItalianRules>(i)),
+        );
+    }
+    let truth: Vec<_> = positions
+        .iter()
+        .map(|p| solve::<ItalianRules, Tables>(&t, p))
+        .collect();
+    assert!(truth.iter().all(Option::is_some));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let line =
+        registry::load_in_background::<ItalianRules>(&dir, 3, Box::new(move |r| drop(tx.send(r)))).unwrap();
+    assert!(line.contains("loading"), "{line}");
+    let (mut misses, mut hits) = (0, 0);
+    let end = loop {
+        for (p, want) in positions.iter().zip(&truth) {
+            match registry::probe(p) {
+                None => misses += 1,
+                got => {
+                    assert_eq!(got, *want, "{}", p.to_fen());
+                    hits += 1;
+                }
+            }
+        }
+        if let Ok(end) = rx.try_recv() {
+            break end;
+        }
+    };
+    assert!(end.unwrap().contains("loaded"));
+    for (p, want) in positions.iter().zip(&truth) {
+        assert_eq!(registry::probe(p), *want, "{}", p.to_fen());
+    }
+    assert!(hits > 0, "{misses} misses");
 }
 
 #[allow(dead_code)]
 fn unused(_: International, _: Russian) {}
+
+// ---------------------------------------------------------------------------------------------
+// Frisian: the king-move runs of Art. 17 in the index
+// ---------------------------------------------------------------------------------------------
+
+/// Frisian to 3 pieces: slice 1101 (a White man and king against a Black king, the smallest slice
+/// where runs exist: White's run is none or its king at 1, 2 or 3 moves) agrees with a forward
+/// solve written here, over every position of the slice and every run (the moves from the
+/// engine's generator, which applies the runs; moves out of the slice, and into positions with a
+/// capture pending, valued by the tables' smaller slices). And the runs matter as they must: for
+/// White to move, no run is at least as good as a run of 1, 2, then 3 moves of the same king (each
+/// allows a subset of the moves, into positions no better), strictly better somewhere; for Black
+/// to move the other way round.
+#[test]
+fn frisian_runs_agree_with_a_forward_solve() {
+    use tempo::bits::Bits;
+    use tempo::draughts::KingRun;
+    use tempo::draughts::rules::FrisianRules;
+    use tempo::egdb::{SliceIndex, preference};
+    type F = Draughts<FrisianRules>;
+    let (_, t) = built::<FrisianRules>("frisian", 3);
+    let m = Material {
+        wm: 1,
+        wk: 1,
+        bm: 0,
+        bk: 1,
+    };
+    let ix = SliceIndex::new::<FrisianRules>(m);
+    let len = ix.len() as usize;
+    // Whether a position is decided by the forward solve: in the slice, with a move, no capture.
+    let quiet = |p: &F| {
+        let mut moves = MoveList::new();
+        p.generate(&mut moves);
+        Material::of(p) == m && moves.first().is_some_and(|mv| !p.is_capture(mv))
+    };
+    // Children of every quiet position: in the slice (index), or out of it (its code).
+    const EXIT: u32 = 1 << 31;
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); len];
+    let mut is_quiet = vec![false; len];
+    for i in 0..len {
+        let Some(p) = ix.position::<FrisianRules>(i as u64) else {
+            continue;
+        };
+        if !quiet(&p) {
+            continue;
+        }
+        is_quiet[i] = true;
+        let mut moves = MoveList::new();
+        p.generate(&mut moves);
+        children[i] = moves
+            .iter()
+            .map(|mv| {
+                let c = p.play_bare(mv);
+                if quiet(&c) {
+                    ix.index(&c) as u32
+                } else {
+                    EXIT + u32::from(solve::<FrisianRules, Tables>(&t, &c).expect("a smaller slice"))
+                }
+            })
+            .collect();
+    }
+    // Distances by forward iteration (u32::MAX: not known; an exit drawn is never known).
+    let dist_of = |dist: &[u32], k: u32| -> u32 {
+        if k >= EXIT {
+            match k - EXIT {
+                0 => u32::MAX - 1,
+                c => c - 1,
+            }
+        } else {
+            dist[k as usize]
+        }
+    };
+    let mut dist = vec![u32::MAX; len];
+    let mut n = 1u32;
+    let mut quiet_passes = 0;
+    while quiet_passes < 2 {
+        let mut changed = false;
+        for i in 0..len {
+            if !is_quiet[i] || dist[i] != u32::MAX {
+                continue;
+            }
+            let c = &children[i];
+            let label = if n % 2 == 1 {
+                c.iter().any(|&k| dist_of(&dist, k) == n - 1)
+            } else {
+                c.iter().all(|&k| {
+                    let d = dist_of(&dist, k);
+                    d < n && d % 2 == 1
+                }) && c.iter().any(|&k| dist_of(&dist, k) == n - 1)
+            };
+            if label {
+                dist[i] = n;
+                changed = true;
+            }
+        }
+        quiet_passes = if changed { 0 } else { quiet_passes + 1 };
+        n += 1;
+    }
+    let mut checked = 0;
+    let mut restricted = 0;
+    for i in 0..len {
+        if !is_quiet[i] {
+            continue;
+        }
+        let p = ix.position::<FrisianRules>(i as u64).unwrap();
+        let want = if dist[i] == u32::MAX {
+            0
+        } else {
+            dist[i] as u16 + 1
+        };
+        let got = solve::<FrisianRules, Tables>(&t, &p).unwrap();
+        assert_eq!(Value::of(got), Value::of(want), "{}", p.to_fen());
+        checked += 1;
+        // The runs of White's king, from none to the limit: each no better for White.
+        if p.king_run(Side::White).count != 0 {
+            continue;
+        }
+        let king = (p.pieces(Side::White) & p.kings()).iter().next().unwrap() as u8;
+        let w = p.pieces(Side::White);
+        let b = p.pieces(Side::Black);
+        let mut prev = got;
+        for count in 1..=3 {
+            let run = KingRun { count, square: king };
+            let q = F::from_parts(w, b, p.kings(), p.side_to_move(), [run, KingRun::default()]).unwrap();
+            let c = solve::<FrisianRules, Tables>(&t, &q).unwrap();
+            let (better, worse) = if p.side_to_move() == Side::White {
+                (prev, c)
+            } else {
+                (c, prev)
+            };
+            let mover = |code| preference(code);
+            assert!(mover(better) >= mover(worse), "{} run {count}", p.to_fen());
+            if c != prev {
+                restricted += 1;
+            }
+            prev = c;
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+    assert!(restricted > 0);
+}

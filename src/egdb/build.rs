@@ -9,15 +9,16 @@
 //! `n + 1`; a position whose successors are all won for the opponent loses in one more than the
 //! longest of them, found when the last of them is reached (the counts). What is never reached is
 //! a draw. Predecessors inside a slice are found by un-making quiet moves (a king slides back
-//! along a diagonal, a man steps back), which is exact for the variants [`super::supports`]
-//! accepts. Passes A and B run on several threads; the backward sweep is sequential and cheap.
+//! along a diagonal, a man steps back, and a Frisian king-move run goes back one step), which is
+//! exact for the variants [`super::supports`] accepts. Passes A and B run on several threads; the
+//! backward sweep is sequential and cheap.
 
 use super::index::{Material, SliceIndex};
 use super::{Code, LOST_NOW, Source, parent_code, preference, solve};
 use crate::bits::Bits;
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
-use crate::draughts::{BitsOf, Draughts};
+use crate::draughts::{BitsOf, Draughts, KingRun};
 use crate::game::{Game, MoveList, Side};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -234,12 +235,12 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
             }
             codes[i] = (n + 1) as Code;
             stats.longest = stats.longest.max(n as u32);
-            let Some((w, b, k, side)) = index.sets::<BitsOf<R>>(i as u64) else {
+            let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i as u64) else {
                 continue;
             };
             let lost = n % 2 == 0;
-            predecessors::<R>(w, b, k, side, |pw, pb, pk| {
-                let q = index.index_of(pw, pb, pk, side.opponent()) as usize;
+            predecessors::<R>(w, b, k, side, runs, |pw, pb, pk, pruns| {
+                let q = index.index_of(pw, pb, pk, side.opponent(), pruns) as usize;
                 if class[q] != QUIET || codes[q] != UNSET {
                     return;
                 }
@@ -306,18 +307,32 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
     (SliceTable { index, codes }, stats)
 }
 
-/// Calls `f` with the piece sets (White, Black, kings) of every position from which the side that
-/// did not move in `(w, b, k, side)` reaches it by a quiet move that neither captures nor promotes.
+/// Calls `f` with the piece sets (White, Black, kings) and Frisian runs of every position from
+/// which the side that did not move in `(w, b, k, side, runs)` reaches it by a quiet move that
+/// neither captures nor promotes.
+///
+/// Frisian runs (Art. 17, as `Draughts::update_runs` keeps them): a quiet move leaves the other
+/// side's run as it is. For the mover, when it has both kings and men: a man's step leaves no run,
+/// and before it the run was anything (none, or any of its kings at any count); a king's move to
+/// `x` leaves the run `(x, c)`: with `c > 1` the run before was `(from, c - 1)`, with `c = 1` it was
+/// none or a run of another king (a run of the moving king would have grown). A king at the limit
+/// has no quiet move, so `(from, limit)` never comes before. A mover with only kings, or only men,
+/// has no run before or after.
 fn predecessors<R: Rules>(
     w: BitsOf<R>,
     b: BitsOf<R>,
     k: BitsOf<R>,
     side: Side,
-    mut f: impl FnMut(BitsOf<R>, BitsOf<R>, BitsOf<R>),
+    runs: [KingRun; 2],
+    mut f: impl FnMut(BitsOf<R>, BitsOf<R>, BitsOf<R>, [KingRun; 2]),
 ) {
     let mover = side.opponent();
+    let m = mover.index();
     let empty = R::Board::VALID & !(w | b);
     let own = if mover == Side::White { w } else { b };
+    let limit = R::KING_MOVE_LIMIT;
+    let tracked = limit > 0 && !(own & !k).is_empty() && !(own & k).is_empty();
+    let run = runs[m];
     // The mover's men step forward (FMJD 3.4): White's up the board, Black's down; one step back
     // undoes it.
     let back = if mover == Side::White {
@@ -325,7 +340,19 @@ fn predecessors<R: Rules>(
     } else {
         [R::Board::UP_LEFT, R::Board::UP_RIGHT]
     };
-    let mut emit = |from: u32, to: BitsOf<R>, king: bool| {
+    // Every run the mover may have had before a move, given the kings that did not move.
+    let any_run = |kings: BitsOf<R>, f: &mut dyn FnMut(KingRun)| {
+        f(KingRun::default());
+        for y in kings.iter() {
+            for count in 1..=limit {
+                f(KingRun {
+                    count,
+                    square: y as u8,
+                });
+            }
+        }
+    };
+    let mut emit = |from: u32, to: BitsOf<R>, king: bool, before: KingRun| {
         let from_bit = BitsOf::<R>::bit(from);
         let moved = from_bit | to;
         let (pw, pb) = if mover == Side::White {
@@ -334,11 +361,17 @@ fn predecessors<R: Rules>(
             (w, b ^ moved)
         };
         let pk = if king { k ^ moved } else { k };
-        f(pw, pb, pk);
+        let mut pruns = runs;
+        pruns[m] = before;
+        f(pw, pb, pk, pruns);
     };
     for x in own.iter() {
         let at = BitsOf::<R>::bit(x);
         if k.has(x) {
+            // A tracked king's move leaves a run on its square.
+            if tracked && (run.count == 0 || u32::from(run.square) != x) {
+                continue;
+            }
             // A king moves along the diagonals, any distance over empty squares (FMJD 3.9) or one
             // step (English 1.19).
             for d in R::Board::DIAGONALS {
@@ -348,17 +381,41 @@ fn predecessors<R: Rules>(
                     if s.is_empty() {
                         break;
                     }
-                    emit(x, s, true);
+                    if !tracked {
+                        emit(x, s, true, KingRun::default());
+                    } else if run.count > 1 {
+                        let from = s.iter().next().unwrap_or(0) as u8;
+                        emit(
+                            x,
+                            s,
+                            true,
+                            KingRun {
+                                count: run.count - 1,
+                                square: from,
+                            },
+                        );
+                    } else {
+                        any_run(own & k & !at, &mut |before| emit(x, s, true, before));
+                    }
                     if !R::FLYING_KINGS {
                         break;
                     }
                 }
             }
         } else {
+            // A tracked man's step leaves no run.
+            if tracked && run.count != 0 {
+                continue;
+            }
             for d in back {
                 let s = R::Board::step(at, d) & empty;
-                if !s.is_empty() {
-                    emit(x, s, false);
+                if s.is_empty() {
+                    continue;
+                }
+                if tracked {
+                    any_run(own & k, &mut |before| emit(x, s, false, before));
+                } else {
+                    emit(x, s, false, KingRun::default());
                 }
             }
         }
@@ -412,6 +469,18 @@ fn turn<R: Rules>(s: BitsOf<R>) -> BitsOf<R> {
     })
 }
 
+/// A Frisian run on the turned board.
+fn turn_run<R: Rules>(run: KingRun) -> KingRun {
+    if run.count == 0 {
+        return run;
+    }
+    let square = turn::<R>(BitsOf::<R>::bit(u32::from(run.square)))
+        .iter()
+        .next()
+        .unwrap_or(0) as u8;
+    KingRun { square, ..run }
+}
+
 /// The colours swapped: White men and kings become Black's, and the other way round.
 pub fn swapped(m: Material) -> Material {
     Material {
@@ -431,10 +500,14 @@ pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
     let mut prev = super::DRAW;
     let codes = (0..index.len())
         .map(|i| {
-            if let Some((w, b, k, side)) = index.sets::<BitsOf<R>>(i) {
-                let j = twin
-                    .index
-                    .index_of(turn::<R>(b), turn::<R>(w), turn::<R>(k), side.opponent());
+            if let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i) {
+                let j = twin.index.index_of(
+                    turn::<R>(b),
+                    turn::<R>(w),
+                    turn::<R>(k),
+                    side.opponent(),
+                    [turn_run::<R>(runs[1]), turn_run::<R>(runs[0])],
+                );
                 prev = twin.codes[j as usize];
             }
             prev

@@ -67,7 +67,7 @@ fn default_threads() -> usize {
 /// Arguments of `tempo egdb build`.
 #[derive(clap::Args)]
 pub struct BuildArgs {
-    /// Variant (international, russian, brazilian, english, italian, pool, spanish, portuguese,
+    /// Variant (international, russian, brazilian, english, frisian, italian, pool, spanish, portuguese,
     /// czech, thai, canadian, killer).
     #[arg(long, short)]
     pub variant: String,
@@ -139,7 +139,7 @@ pub fn run(args: &EgdbArgs) -> Result<(), String> {
             EgdbCommand::Verify(a) => verify::<R>(a).map(|_| ()),
             EgdbCommand::Sample(a) => sample::<R>(a),
         }
-    }, Err(format!("no endgame tables for {} (supported: diagonal variants without the Frisian king-move rule)", v.name())))
+    }, Err(format!("no endgame tables for {} (supported: the diagonal variants with the normal goal, Frysk! excepted)", v.name())))
 }
 
 /// Builds (or resumes) every slice up to `pieces` of variant `R` in `dir`; returns the figures

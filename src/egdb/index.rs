@@ -7,11 +7,17 @@
 //! doubles the range: `index = side * per_side + ((r_wm * C_wk + r_wk) * C_bm + r_bm) * C_bk + r_bk`.
 //! Groups ranked independently may overlap: such indices name no position and are skipped (they
 //! cost a few percent of the range, and keep the ranking a handful of table look-ups).
+//!
+//! Frisian (Art. 17, rules.md 2.6, D-F3): a side that has both kings and men carries a king-move
+//! run, part of the position: none, or (which of its kings, count 1..3). Such a side's run is one
+//! more digit of the index, `0` for no run and `1 + 3 j + (count - 1)` for a run of its `j`-th king
+//! in square order: `1 + 3 k` states for `k` kings. The run digits come last (White's, then
+//! Black's); a side without kings or without men has one state (no run can exist).
 
 use crate::bits::Bits;
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
-use crate::draughts::{BitsOf, Draughts};
+use crate::draughts::{BitsOf, Draughts, KingRun};
 use crate::game::Side;
 use std::fmt;
 
@@ -169,6 +175,10 @@ pub struct SliceIndex {
     counts: [u64; 4],
     sizes: [u8; 4],
     domains: [Domain; 3],
+    /// Run states of White and Black (1 where no run can exist).
+    states: [u64; 2],
+    /// The king-move limit of the variant (0: no runs).
+    limit: u8,
 }
 
 /// Group order: White men, White kings, Black men, Black kings; domains: White men, Black men,
@@ -194,12 +204,47 @@ impl SliceIndex {
             assert!(usize::from(sizes[g]) <= MAX_GROUP);
             counts[g] = binomial(domains[GROUP_DOMAIN[g]].len, usize::from(sizes[g]));
         }
+        let limit = R::KING_MOVE_LIMIT;
+        let states = |men: u8, kings: u8| {
+            if limit > 0 && men > 0 && kings > 0 {
+                1 + u64::from(limit) * u64::from(kings)
+            } else {
+                1
+            }
+        };
+        let states = [states(material.wm, material.wk), states(material.bm, material.bk)];
         SliceIndex {
             material,
-            per_side: counts.iter().product(),
+            per_side: counts.iter().product::<u64>() * states[0] * states[1],
             counts,
             sizes,
             domains,
+            states,
+            limit,
+        }
+    }
+
+    /// The run digit of one side (its kings `kings`, its run `run`).
+    #[inline]
+    fn run_digit<B: Bits>(&self, s: usize, kings: B, run: KingRun) -> u64 {
+        if self.states[s] == 1 || run.count == 0 {
+            return 0;
+        }
+        let j = kings.iter().take_while(|&b| b != u32::from(run.square)).count() as u64;
+        1 + u64::from(self.limit) * j + u64::from(run.count - 1)
+    }
+
+    /// The run of a side from its digit.
+    fn run_of<B: Bits>(&self, kings: B, digit: u64) -> KingRun {
+        if digit == 0 {
+            return KingRun::default();
+        }
+        let limit = u64::from(self.limit);
+        let j = (digit - 1) / limit;
+        let square = kings.iter().nth(j as usize).unwrap_or(0) as u8;
+        KingRun {
+            count: ((digit - 1) % limit + 1) as u8,
+            square,
         }
     }
 
@@ -247,14 +292,17 @@ impl SliceIndex {
         set
     }
 
-    /// The index of a position from its piece sets; the sets must match the slice's material.
+    /// The index of a position from its piece sets and its Frisian runs (White's, Black's; default
+    /// elsewhere); the sets must match the slice's material.
     #[inline]
-    pub fn index_of<B: Bits>(&self, white: B, black: B, kings: B, side: Side) -> u64 {
+    pub fn index_of<B: Bits>(&self, white: B, black: B, kings: B, side: Side, runs: [KingRun; 2]) -> u64 {
         let groups = [white & !kings, white & kings, black & !kings, black & kings];
         let mut r = 0;
         for (g, &set) in groups.iter().enumerate() {
             r = r * self.counts[g] + self.rank_group(g, set);
         }
+        r = r * self.states[0] + self.run_digit(0, groups[1], runs[0]);
+        r = r * self.states[1] + self.run_digit(1, groups[3], runs[1]);
         side.index() as u64 * self.per_side + r
     }
 
@@ -266,18 +314,24 @@ impl SliceIndex {
             pos.pieces(Side::Black),
             pos.kings(),
             pos.side_to_move(),
+            [pos.king_run(Side::White), pos.king_run(Side::Black)],
         )
     }
 
-    /// The piece sets (White, Black, kings) and side to move of an index, or `None` when the
+    /// The piece sets (White, Black, kings), side to move and runs of an index, or `None` when the
     /// groups overlap.
-    pub fn sets<B: Bits>(&self, index: u64) -> Option<(B, B, B, Side)> {
+    #[allow(clippy::type_complexity)]
+    pub fn sets<B: Bits>(&self, index: u64) -> Option<(B, B, B, Side, [KingRun; 2])> {
         let side = if index >= self.per_side {
             Side::Black
         } else {
             Side::White
         };
         let mut r = index % self.per_side;
+        let black_run = r % self.states[1];
+        r /= self.states[1];
+        let white_run = r % self.states[0];
+        r /= self.states[0];
         let mut groups = [B::EMPTY; 4];
         for g in (0..4).rev() {
             groups[g] = self.unrank_group(g, r % self.counts[g]);
@@ -297,20 +351,24 @@ impl SliceIndex {
             groups[2] | groups[3],
             groups[1] | groups[3],
             side,
+            [
+                self.run_of(groups[1], white_run),
+                self.run_of(groups[3], black_run),
+            ],
         ))
     }
 
     /// The position of an index, or `None` when it names none.
     pub fn position<R: Rules>(&self, index: u64) -> Option<Draughts<R>> {
-        let (w, b, k, side) = self.sets::<BitsOf<R>>(index)?;
-        Draughts::from_parts(w, b, k, side, Default::default()).ok()
+        let (w, b, k, side, runs) = self.sets::<BitsOf<R>>(index)?;
+        Draughts::from_parts(w, b, k, side, runs).ok()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::rules::{EnglishRules, InternationalRules};
+    use crate::draughts::rules::{EnglishRules, FrisianRules, InternationalRules};
 
     fn round_trip<R: Rules>(m: Material) {
         let ix = SliceIndex::new::<R>(m);
@@ -345,6 +403,21 @@ mod tests {
             bm: 0,
             bk: 1,
         });
+        // Frisian: a side with a man and a king carries a run (4 states, 7 with two kings).
+        round_trip::<FrisianRules>(Material {
+            wm: 1,
+            wk: 1,
+            bm: 0,
+            bk: 1,
+        });
+        let m = Material {
+            wm: 1,
+            wk: 1,
+            bm: 1,
+            bk: 1,
+        };
+        let plain = SliceIndex::new::<InternationalRules>(m);
+        assert_eq!(SliceIndex::new::<FrisianRules>(m).per_side, 16 * plain.per_side);
     }
 
     #[test]

@@ -95,10 +95,10 @@ pub fn preference(code: Code) -> i32 {
     }
 }
 
-/// Whether the tables can be built for a variant: diagonal movement, no king-move limit (the
-/// Frisian counter of Art. 17 is part of the position and is not indexed), the normal goal.
+/// Whether the tables can be built for a variant: diagonal movement and the normal goal. The
+/// Frisian king-move runs of Art. 17 are part of the index ([`index`]).
 pub fn supports<R: Rules>() -> bool {
-    R::MOVEMENT == Movement::Diagonal && R::KING_MOVE_LIMIT == 0 && R::GOAL == Goal::Standard
+    R::MOVEMENT == Movement::Diagonal && R::GOAL == Goal::Standard
 }
 
 /// Where the values of positions without a pending capture come from.

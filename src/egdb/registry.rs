@@ -5,8 +5,16 @@
 //! the evaluation weights are, so that the search reaches them through [`super::Probe`] without a
 //! handle. With nothing loaded a probe is one relaxed atomic load and the search behaves exactly as
 //! without this module.
+//!
+//! Loading for play ([`set_dir`], [`set_pieces`], [`follow_variant`]) answers at once: it finds the
+//! files and checks their headers (a missing directory or a bad header is an error then), and a
+//! background thread reads them, smallest slices first, checks each checksum and publishes each
+//! slice when it is sound. A probe that needs a slice not yet published is a miss (`None`), never
+//! a guess, so the search sees the tables grow from the bottom while they load. A checksum that
+//! fails drops the variant's tables, and the error goes to the caller's `notify`, as does the line
+//! that says the load is complete.
 
-use super::file::{EXTENSION, SliceFile};
+use super::file::{EXTENSION, HEADER_MAX, SliceFile, check_header};
 use super::index::{Material, SliceIndex};
 use super::{Code, Source, solve, supports};
 use crate::bits::Bits;
@@ -15,43 +23,49 @@ use crate::draughts::rules::Rules;
 use crate::game::Side;
 use crate::variant::Variant;
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Instant;
 
 /// The tables of one variant.
 pub struct Tables {
     /// The variant's name.
     pub variant: &'static str,
-    /// Probes stop above this many pieces: every slice up to it is loaded.
+    /// Probes stop above this many pieces: every slice up to it was found (loaded, or loading).
     pub pieces: u32,
-    slices: HashMap<Material, SliceFile>,
+    /// Every slice found, published once read and checked.
+    slices: HashMap<Material, OnceLock<SliceFile>>,
 }
 
 impl Tables {
     /// Slices loaded.
     pub fn len(&self) -> usize {
-        self.slices.len()
+        self.slices.values().filter(|s| s.get().is_some()).count()
     }
     /// Whether no slice is loaded.
     pub fn is_empty(&self) -> bool {
-        self.slices.is_empty()
+        self.len() == 0
     }
     /// Bytes held in memory.
     pub fn bytes(&self) -> usize {
-        self.slices.values().map(SliceFile::bytes).sum()
+        self.slices
+            .values()
+            .filter_map(OnceLock::get)
+            .map(SliceFile::bytes)
+            .sum()
     }
     /// A loaded slice.
     pub fn slice(&self, m: Material) -> Option<&SliceFile> {
-        self.slices.get(&m)
+        self.slices.get(&m)?.get()
     }
 }
 
 impl<R: Rules> Source<R> for Tables {
     #[inline]
     fn lookup(&self, pos: &Draughts<R>) -> Option<Code> {
-        let f = self.slices.get(&Material::of(pos))?;
+        let f = self.slices.get(&Material::of(pos))?.get()?;
         f.get(f.index.index(pos))
     }
 }
@@ -68,36 +82,96 @@ pub fn slice_path(dir: &Path, variant: &str, m: Material) -> PathBuf {
 pub fn read_slice<R: Rules>(dir: &Path, m: Material) -> Result<SliceFile, String> {
     let path = slice_path(dir, R::NAME, m);
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    SliceFile::decode(R::NAME, SliceIndex::new::<R>(m), &bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    SliceFile::decode(R::NAME, SliceIndex::new::<R>(m), bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Loads the tables of variant `R` from `dir`, every slice of up to `pieces` pieces that exists;
-/// probing then covers the largest piece count all of whose slices were found.
+/// Checks the header of one slice file (not its checksum); returns the file's length.
+fn check_slice<R: Rules>(path: &Path, m: Material) -> Result<u64, String> {
+    let named = |e: String| format!("{}: {e}", path.display());
+    let mut f = std::fs::File::open(path).map_err(|e| named(e.to_string()))?;
+    let len = f.metadata().map_err(|e| named(e.to_string()))?.len();
+    let mut head = Vec::with_capacity(HEADER_MAX);
+    f.by_ref()
+        .take(HEADER_MAX as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| named(e.to_string()))?;
+    check_header(R::NAME, &SliceIndex::new::<R>(m), &head, len).map_err(named)?;
+    Ok(len)
+}
+
+/// The slices of variant `R` in `dir` up to `pieces`, found and with sound headers, in loading
+/// order (fewer pieces first), with empty slots; and the bytes of their files.
 ///
 /// # Errors
-/// A slice file that exists but fails its checks (a corrupt file is refused, never used).
-pub fn load<R: Rules>(dir: &Path, pieces: u32) -> Result<Tables, String> {
+/// No directory `<dir>/<variant>`, or a file whose header is wrong (it names the file).
+fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Material>, u64), String> {
+    let vdir = dir.join(R::NAME);
+    if !vdir.is_dir() {
+        return Err(format!(
+            "no tables for {} in {}: {} is not a directory",
+            R::NAME,
+            dir.display(),
+            vdir.display()
+        ));
+    }
     let mut slices = HashMap::new();
+    let mut order = Vec::new();
+    let mut bytes = 0;
     let mut complete = 1;
     for n in 2..=pieces {
         let mut all = true;
         for m in Material::all_up_to(n).into_iter().filter(|m| m.total() == n) {
-            if !slice_path(dir, R::NAME, m).exists() {
+            let path = slice_path(dir, R::NAME, m);
+            if !path.exists() {
                 all = false;
                 continue;
             }
-            slices.insert(m, read_slice::<R>(dir, m)?);
+            bytes += check_slice::<R>(&path, m)?;
+            slices.insert(m, OnceLock::new());
+            order.push(m);
         }
         if all && complete == n - 1 {
             complete = n;
         }
     }
-    Ok(Tables {
+    let t = Tables {
         variant: R::NAME,
         pieces: if complete < 2 { 0 } else { complete },
         slices,
-    })
+    };
+    Ok((t, order, bytes))
+}
+
+/// Reads the slices of `order` into `t`'s slots, stopping early when `go_on` says so.
+fn fill<R: Rules>(
+    t: &Tables,
+    dir: &Path,
+    order: &[Material],
+    go_on: impl Fn() -> bool,
+) -> Result<(), String> {
+    for &m in order {
+        if !go_on() {
+            break;
+        }
+        let f = read_slice::<R>(dir, m)?;
+        if let Some(slot) = t.slices.get(&m) {
+            let _ = slot.set(f);
+        }
+    }
+    Ok(())
+}
+
+/// Loads the tables of variant `R` from `dir`, every slice of up to `pieces` pieces that exists,
+/// and waits until all are read; probing then covers the largest piece count all of whose slices
+/// were found.
+///
+/// # Errors
+/// No directory `<dir>/<variant>`, or a slice file that exists but fails its checks (a corrupt
+/// file is refused, never used).
+pub fn load<R: Rules>(dir: &Path, pieces: u32) -> Result<Tables, String> {
+    let (t, order, _) = find::<R>(dir, pieces)?;
+    fill::<R>(&t, dir, &order, || true)?;
+    Ok(t)
 }
 
 static TABLES: RwLock<Vec<Arc<Tables>>> = RwLock::new(Vec::new());
@@ -110,6 +184,10 @@ pub const DEFAULT_PIECES: u32 = 6;
 /// The most pieces the option accepts.
 pub const MAX_PIECES: u32 = 8;
 
+/// Where a background load sends its last word: the line saying it is complete, or the error that
+/// made it drop the tables.
+pub type Notify = Box<dyn FnOnce(Result<String, String>) + Send>;
+
 fn refresh_active(list: &[Arc<Tables>]) {
     ACTIVE.store(
         list.iter().map(|t| t.pieces).max().unwrap_or(0),
@@ -120,15 +198,38 @@ fn refresh_active(list: &[Arc<Tables>]) {
 /// Makes `t` the tables of its variant (replacing any), or removes the variant's tables when `t`
 /// covers nothing.
 pub fn install(t: Tables) {
+    install_arc(Arc::new(t));
+}
+
+fn install_arc(t: Arc<Tables>) {
     let Ok(mut list) = TABLES.write() else { return };
     list.retain(|x| x.variant != t.variant);
     if t.pieces > 0 {
-        list.push(Arc::new(t));
+        list.push(t);
     }
     refresh_active(&list);
 }
 
-/// Drops every loaded table.
+/// Removes `t` if it is still installed; says whether it was.
+fn uninstall(t: &Arc<Tables>) -> bool {
+    let Ok(mut list) = TABLES.write() else {
+        return false;
+    };
+    let before = list.len();
+    list.retain(|x| !Arc::ptr_eq(x, t));
+    refresh_active(&list);
+    list.len() < before
+}
+
+/// Whether `t` is installed: a background load stops once its tables were replaced or dropped.
+fn installed(t: &Arc<Tables>) -> bool {
+    TABLES
+        .read()
+        .map(|list| list.iter().any(|x| Arc::ptr_eq(x, t)))
+        .unwrap_or(false)
+}
+
+/// Drops every loaded table (a background load then stops at its next slice).
 pub fn clear() {
     if let Ok(mut list) = TABLES.write() {
         list.clear();
@@ -175,6 +276,10 @@ macro_rules! with_egdb_rules {
                 type $r = egdb_rules::BrazilianRules;
                 $body
             }
+            V::Frisian => {
+                type $r = egdb_rules::FrisianRules;
+                $body
+            }
             V::English => {
                 type $r = egdb_rules::EnglishRules;
                 $body
@@ -216,8 +321,70 @@ macro_rules! with_egdb_rules {
     }};
 }
 
+/// Loads the tables of `R` from `dir` for play, up to `pieces`: finds the files and checks their
+/// headers now, installs the tables empty (replacing the variant's), and reads the files on a
+/// background thread, publishing each slice once its checksum is sound. `notify` gets the line
+/// that says the load is complete, or the error that turned the tables off. Returns the line for
+/// the user.
+///
+/// # Errors
+/// No directory `<dir>/<variant>`, or a slice file with a bad header.
+pub fn load_in_background<R: Rules>(dir: &Path, pieces: u32, notify: Notify) -> Result<String, String> {
+    start::<R>(dir, pieces, notify, true)
+}
+
+fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Result<String, String> {
+    let dir = dir.to_path_buf();
+    if !strict && !dir.join(R::NAME).is_dir() {
+        // A variant change to a variant without tables in the directory is not an error.
+        install_arc(Arc::new(Tables {
+            variant: R::NAME,
+            pieces: 0,
+            slices: HashMap::new(),
+        }));
+        return Ok(format!("egdb: no tables for {} in {}", R::NAME, dir.display()));
+    }
+    let (t, order, bytes) = find::<R>(&dir, pieces)?;
+    let (count, covered) = (order.len(), t.pieces);
+    let t = Arc::new(t);
+    install_arc(Arc::clone(&t));
+    let started = Instant::now();
+    let job = move || {
+        let current = || installed(&t);
+        match fill::<R>(&t, &dir, &order, current) {
+            Ok(()) if current() => notify(Ok(format!(
+                "egdb {}: {} slices up to {} pieces loaded, {:.1} MB in {:.2} s",
+                R::NAME,
+                t.len(),
+                t.pieces,
+                t.bytes() as f64 / 1e6,
+                started.elapsed().as_secs_f64()
+            ))),
+            Ok(()) => {}
+            Err(e) => {
+                if uninstall(&t) {
+                    notify(Err(format!("{e}; the {} tables are off", R::NAME)));
+                }
+            }
+        }
+    };
+    // A load of the same variant still running stops at its next slice; it is not waited for.
+    std::thread::Builder::new()
+        .name("egdb-load".into())
+        .spawn(job)
+        .map_err(|e| {
+            clear();
+            format!("egdb: the loading thread could not be started ({e})")
+        })?;
+    Ok(format!(
+        "egdb {}: loading {count} slices up to {covered} pieces, {:.1} MB",
+        R::NAME,
+        bytes as f64 / 1e6
+    ))
+}
+
 /// Loads (or drops) the tables of `variant` by the current options; returns a line for the user.
-fn apply(variant: Variant) -> Result<String, String> {
+fn apply(variant: Variant, notify: Notify, strict: bool) -> Result<String, String> {
     let (dir, pieces) = SETTINGS
         .lock()
         .map(|s| s.clone())
@@ -230,46 +397,37 @@ fn apply(variant: Variant) -> Result<String, String> {
         });
         return Ok("egdb off".into());
     }
-    let started = Instant::now();
-    let t = with_egdb_rules!(variant, R => {
+    with_egdb_rules!(variant, R => {
         debug_assert!(supports::<R>());
-        load::<R>(Path::new(&dir), pieces)?
-    }, return Ok(format!("egdb: no tables for {}", variant.name())));
-    let msg = format!(
-        "egdb {}: {} slices up to {} pieces, {:.1} MB in {:.2} s",
-        variant.name(),
-        t.len(),
-        t.pieces,
-        t.bytes() as f64 / 1e6,
-        started.elapsed().as_secs_f64()
-    );
-    install(t);
-    Ok(msg)
+        start::<R>(Path::new(&dir), pieces, notify, strict)
+    }, Ok(format!("egdb: no tables for {}", variant.name())))
 }
 
-/// Sets the `egdb-dir` option (empty: no tables) and loads the variant's tables.
+/// Sets the `egdb-dir` option (empty: no tables) and starts loading the variant's tables (see the
+/// module's documentation); `notify` gets the end of the load.
 ///
 /// # Errors
-/// A corrupt slice file (the tables are then left off).
-pub fn set_dir(variant: Variant, dir: &str) -> Result<String, String> {
+/// No directory for the variant, or a slice file with a bad header (the tables are then left
+/// off).
+pub fn set_dir(variant: Variant, dir: &str, notify: Notify) -> Result<String, String> {
     if let Ok(mut s) = SETTINGS.lock() {
         s.0 = dir.trim().to_string();
     }
-    apply(variant).inspect_err(|_| clear())
+    apply(variant, notify, true).inspect_err(|_| clear())
 }
 
 /// Sets the `egdb-pieces` option (0 or 1: no probing) and reloads the variant's tables.
 ///
 /// # Errors
-/// Out of range, or a corrupt slice file.
-pub fn set_pieces(variant: Variant, pieces: u32) -> Result<String, String> {
+/// Out of range, or as [`set_dir`].
+pub fn set_pieces(variant: Variant, pieces: u32, notify: Notify) -> Result<String, String> {
     if pieces > MAX_PIECES {
         return Err(format!("egdb-pieces={pieces} is out of range 0-{MAX_PIECES}"));
     }
     if let Ok(mut s) = SETTINGS.lock() {
         s.1 = pieces;
     }
-    apply(variant).inspect_err(|_| clear())
+    apply(variant, notify, true).inspect_err(|_| clear())
 }
 
 /// The current options: directory and piece limit.
@@ -277,10 +435,14 @@ pub fn settings() -> (String, u32) {
     SETTINGS.lock().map(|s| s.clone()).unwrap_or_default()
 }
 
-/// After a variant change: loads the new variant's tables if a directory is set.
-pub fn follow_variant(variant: Variant) -> Result<String, String> {
+/// After a variant change: loads the new variant's tables if a directory is set (a directory
+/// without the variant's tables is not an error here: the variant simply has none).
+///
+/// # Errors
+/// A slice file with a bad header.
+pub fn follow_variant(variant: Variant, notify: Notify) -> Result<String, String> {
     if settings().0.is_empty() {
         return Ok(String::new());
     }
-    apply(variant).inspect_err(|_| clear())
+    apply(variant, notify, false).inspect_err(|_| clear())
 }

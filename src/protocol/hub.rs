@@ -362,6 +362,12 @@ impl Hub {
             .line(&format!("error message={}", quote(&clip_message(message))));
     }
 
+    /// Where a background load of endgame tables reports its end: this front-end's report queue.
+    fn egdb_notify(&self) -> crate::egdb::registry::Notify {
+        let sender = self.sender.clone();
+        Box::new(move |r| drop(sender.send(Report::Egdb(r))))
+    }
+
     fn report(&mut self, report: Report) {
         // Moves leave in the variant's Hub numbering (`Variant::hub_notation`).
         let notation = self.variant.hub_notation();
@@ -380,6 +386,9 @@ impl Hub {
                     (None, _) => "done".to_string(),
                 });
             }
+            // Hub has no line for news outside a search: only a failure is told.
+            Report::Egdb(Ok(_)) => {}
+            Report::Egdb(Err(e)) => self.error(&e),
         }
     }
 
@@ -566,10 +575,18 @@ impl Hub {
             }
             "ponder" => self.ponder = boolean(name, value)?,
             "eval-file" => crate::eval::weights::set_eval_file(self.variant.name(), value)?,
-            "egdb-dir" => drop(crate::egdb::registry::set_dir(self.variant, value)?),
+            "egdb-dir" => drop(crate::egdb::registry::set_dir(
+                self.variant,
+                value,
+                self.egdb_notify(),
+            )?),
             "egdb-pieces" => {
                 let n = u32::try_from(integer(name, value)?).unwrap_or(u32::MAX);
-                drop(crate::egdb::registry::set_pieces(self.variant, n)?);
+                drop(crate::egdb::registry::set_pieces(
+                    self.variant,
+                    n,
+                    self.egdb_notify(),
+                )?);
             }
             "multipv" => {
                 let n = integer(name, value)?;
@@ -617,7 +634,7 @@ impl Hub {
         self.session = session;
         self.session.set_threads(self.threads as usize);
         self.apply_strength();
-        crate::egdb::registry::follow_variant(self.variant)?;
+        crate::egdb::registry::follow_variant(self.variant, self.egdb_notify())?;
         warning.map_or(Ok(()), Err)
     }
 

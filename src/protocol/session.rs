@@ -21,6 +21,9 @@ pub enum Report {
         /// The expected reply.
         ponder: Option<String>,
     },
+    /// A background load of endgame tables has ended: the line saying so, or the error that
+    /// turned the tables off (`crate::egdb::registry`).
+    Egdb(Result<String, String>),
 }
 
 /// Where a position command starts from.

@@ -270,12 +270,20 @@ impl Uci {
             .line(&format!("info string error: {}", clip_message(message)));
     }
 
+    /// Where a background load of endgame tables reports its end: this front-end's report queue.
+    fn egdb_notify(&self) -> crate::egdb::registry::Notify {
+        let sender = self.sender.clone();
+        Box::new(move |r| drop(sender.send(Report::Egdb(r))))
+    }
+
     fn report(&mut self, report: Report) {
         match report {
             Report::Info(info) => {
                 let hashfull = self.session.hashfull();
                 self.out.line(&info_line(&info, hashfull));
             }
+            Report::Egdb(Ok(msg)) => self.out.line(&format!("info string {msg}")),
+            Report::Egdb(Err(e)) => self.error(&e),
             Report::Done { best, ponder } => {
                 self.searching = false;
                 self.out.line(&match (best, ponder) {
@@ -475,14 +483,14 @@ impl Uci {
             "evalfile" => crate::eval::weights::set_eval_file(self.variant.name(), &value)?,
             "egdb_path" => {
                 let dir = if value == "<empty>" { "" } else { value.as_str() };
-                let msg = crate::egdb::registry::set_dir(self.variant, dir)?;
+                let msg = crate::egdb::registry::set_dir(self.variant, dir, self.egdb_notify())?;
                 self.out.line(&format!("info string {msg}"));
             }
             "egdb_pieces" => {
                 let n: u32 = value
                     .parse()
                     .map_err(|_| format!("option EGDB_Pieces takes a number, not {value:?}"))?;
-                let msg = crate::egdb::registry::set_pieces(self.variant, n)?;
+                let msg = crate::egdb::registry::set_pieces(self.variant, n, self.egdb_notify())?;
                 self.out.line(&format!("info string {msg}"));
             }
             "uci_limitstrength" => {
@@ -538,7 +546,7 @@ impl Uci {
         self.session = session;
         self.session.set_threads(self.threads);
         self.apply_strength();
-        crate::egdb::registry::follow_variant(self.variant)?;
+        crate::egdb::registry::follow_variant(self.variant, self.egdb_notify())?;
         warning.map_or(Ok(()), Err)
     }
 
