@@ -60,6 +60,22 @@ pub const WEIGHTS: Weights = Weights {
 
 type B<R> = BitsOf<R>;
 
+/// The forward cone of a man on `sq` with `to_go` rows left to its promotion row: the squares it
+/// could walk through, one square wider each row (`up_left` and `up_right` are its forward
+/// steps). A man whose cone holds no enemy piece is a runaway: nothing can stop it crowning. Both
+/// evaluations (this one and [`crate::eval::pattern`]) count such men.
+#[inline(always)]
+pub(crate) fn cone_ahead<R: Rules>(sq: u32, to_go: u32, up_left: i32, up_right: i32) -> B<R> {
+    let valid = <R::Board as Geometry>::VALID;
+    let mut cone = B::<R>::bit(sq);
+    let mut ahead = B::<R>::EMPTY;
+    for _ in 0..to_go {
+        cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
+        ahead |= cone;
+    }
+    ahead
+}
+
 /// Square sets the evaluation counts men in: each row (0 = the top, White's promotion row), the
 /// columns left of the middle, and the central columns (the middle half of the board).
 pub(crate) struct Masks<X> {
@@ -203,7 +219,6 @@ fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32, masks: &Masks
             <R::Board as Geometry>::DOWN_RIGHT,
         )
     };
-    let valid = <R::Board as Geometry>::VALID;
     // Rows left to the promotion row: White promotes on row 0, Black on the last row. A man on
     // row r has advanced height - 1 - to_go rows; within 1..=3 rows of promotion it may run away.
     let (mut adv_sum, mut near) = (0i32, B::<R>::EMPTY);
@@ -231,13 +246,7 @@ fn side_score<R: Rules>(pos: &Draughts<R>, side: Side, phase: i32, masks: &Masks
     for sq in near.iter() {
         let (_, row) = <R::Board as Geometry>::coords(sq);
         let to_go = if white { row } else { g_height - 1 - row };
-        let mut cone = B::<R>::bit(sq);
-        let mut ahead = B::<R>::EMPTY;
-        for _ in 0..to_go {
-            cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
-            ahead |= cone;
-        }
-        if (ahead & opp).is_empty() {
+        if (cone_ahead::<R>(sq, to_go, up_left, up_right) & opp).is_empty() {
             score += w.runaway[to_go as usize - 1];
         }
     }

@@ -283,7 +283,6 @@ fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], si
             <R::Board as Geometry>::DOWN_RIGHT,
         )
     };
-    let valid = <R::Board as Geometry>::VALID;
     t[0] += sign * men.count() as i32;
     t[1] += sign * kings.count() as i32;
     t[2] += sign * i32::from(!kings.is_empty());
@@ -307,13 +306,7 @@ fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], si
         } else {
             height - 1 - row
         };
-        let mut cone = BitsOf::<R>::bit(sq);
-        let mut ahead = BitsOf::<R>::EMPTY;
-        for _ in 0..to_go {
-            cone = (cone.shift(up_left) | cone.shift(up_right)) & valid;
-            ahead |= cone;
-        }
-        if (ahead & opp).is_empty() {
+        if (crate::eval::draughts::cone_ahead::<R>(sq, to_go, up_left, up_right) & opp).is_empty() {
             t[3 + to_go as usize] += sign;
         }
     }
