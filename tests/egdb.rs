@@ -22,7 +22,7 @@ use tempo::draughts::rules::{EnglishRules, InternationalRules, Rules, RussianRul
 use tempo::draughts::{Draughts, English, International, Russian};
 use tempo::egdb::cli::{build_all, verify_all};
 use tempo::egdb::registry::{self, Tables};
-use tempo::egdb::{Material, Value, best_move, solve};
+use tempo::egdb::{Material, Probe, Value, best_move, solve};
 use tempo::game::{Game, MoveList, Side};
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -495,6 +495,27 @@ fn search_with_tables_converts_won_endings() {
     .unwrap();
     // The second load replaced the first; wait for its end (the first may or may not report).
     while !loaded.recv().unwrap().unwrap().contains("up to 3 pieces loaded") {}
+    // A win longer than the counted rule leaves (English: 40 moves each without a capture or man
+    // move) is not given to the search: the clocks may draw it first.
+    let won = English::from_fen("W:WK1,K2:BK32").unwrap();
+    let Value::Win(n) = Value::of(won.egdb_code().unwrap()) else {
+        panic!("two kings beat one")
+    };
+    let short = |left: u32| {
+        let h = 80 - left;
+        English::from_fen(&format!("W:WK1,K2:BK32:H{h}"))
+            .unwrap()
+            .egdb_code()
+    };
+    assert_eq!(
+        short(n).map(Value::of),
+        Some(Value::Win(n)),
+        "exactly enough plies"
+    );
+    assert_eq!(short(n - 1), None, "one ply short");
+    // A draw stays a draw whatever the clocks.
+    let drawn = English::from_fen("W:WK1:BK32:H79").unwrap();
+    assert_eq!(drawn.egdb_code().map(Value::of), Some(Value::Draw));
     let starts = ["W:WK1,K2:BK32", "W:WK28,K32:BK5", "W:WK10,K11:B24"];
     let tt = Tt::new(16);
     for fen in starts {

@@ -559,6 +559,47 @@ fn english_forty_moves_each_without_capture_or_man_move() {
 }
 
 #[test]
+fn counted_draw_in_is_the_first_ply_a_counted_rule_ends_the_game() {
+    // The same rules as above, read ahead: each position is `n` plies short of its draw.
+    use tempo::game::Side::{Black, White};
+    let p: International = pos("W:WK46,36:BK5:E4");
+    assert_eq!(p.counted_draw_in(White), Some(6), "FMJD 6.4: 10 plies");
+    let p: International = pos("W:WK46,36,37:BK5:E2");
+    assert_eq!(p.counted_draw_in(White), Some(30), "FMJD 6.3: 32 plies");
+    let p: Russian = pos("W:WKa1,Kc1,Ke1:BKh4:E10");
+    assert_eq!(p.counted_draw_in(White), Some(20), "7.2.4: 30 plies");
+    let p: Russian = pos("W:WKa3,Kc1,Ke1:BKh8:E1");
+    assert_eq!(
+        p.counted_draw_in(White),
+        Some(9),
+        "7.2.7: 10 plies on the main road"
+    );
+    // Off the main road 7.2.4 would leave 25 plies, but the lone king to move reaches the road
+    // (h4-f6), and then 7.2.7 leaves 4 more.
+    let p: Russian = pos("B:WKa5,Kc1,Ke1:BKh4:E5");
+    assert_eq!(p.counted_draw_in(White), Some(5), "7.2.7 a move away");
+    let p: Russian = pos("W:WKa5,Kc1,Ke1:BKh4:E5");
+    assert_eq!(
+        p.counted_draw_in(White),
+        Some(25),
+        "7.2.4: the stronger side to move"
+    );
+    let p: English = pos("W:WK22,K23:BK1,K2:H79");
+    assert_eq!(p.counted_draw_in(Black), Some(1), "80 plies");
+    // FMJD 6.2 (25 moves each with only kings moved): the clock of king moves runs on for a side
+    // with kings alone; a side with a man can reset it whenever it likes.
+    let p: International = pos("W:WK46,K47:BK5,K4,15:H20");
+    assert_eq!(p.counted_draw_in(White), Some(30), "FMJD 6.2: 50 plies");
+    assert_eq!(p.counted_draw_in(Black), None);
+    // No counted rule applies to the start, and none at all when the rules are off.
+    assert_eq!(International::start().counted_draw_in(White), None);
+    let mut p: Spanish = pos("W:WKb1,Kd1:BKg8,Ke8:H90");
+    assert_eq!(p.counted_draw_in(White), Some(10));
+    p.set_option("counted-draws", "false").unwrap();
+    assert_eq!(p.counted_draw_in(White), None);
+}
+
+#[test]
 fn breakthrough_has_no_counted_draw() {
     // Men only (a king would already have won): clocks far beyond any other variant's limits.
     let p: Breakthrough = pos("W:W36:B15:H200:E200");

@@ -63,6 +63,10 @@ pub struct KingRun {
     pub square: u8,
 }
 
+/// The furthest [`Draughts::counted_draw_in`] looks: beyond every counted rule's bound (the longest,
+/// Russian 7.2.6, is 120 plies).
+pub const COUNTED_HORIZON: u16 = 256;
+
 /// The draw-rule clocks of a position, in plies. They are part of the position (a draw depends on
 /// them) but not of its Zobrist key: positions that differ only in their clocks share
 /// transposition-table entries, as chess engines treat the fifty-move counter.
@@ -345,6 +349,64 @@ impl<R: Rules> Draughts<R> {
     /// any move), `None` when it may have one: a test on the piece sets, no move generated.
     pub fn capture_free(&self) -> Option<bool> {
         movegen::capture_free(self)
+    }
+
+    /// Plies until a counted draw rule ends the game when `winner` plays for a win and the other
+    /// side for the draw: the fewest `k` such that the position `k` plies on is a counted draw.
+    /// No capture or promotion is assumed to reset the clocks; the clock of plies without a man's
+    /// move runs on only when `winner` has no man (with one it can reset that clock itself, and
+    /// the other side would not). Which rule applies can change with a move (Russian 7.2.7: the
+    /// lone king steps onto the main road), so when the other side is to move its moves are
+    /// looked at too; deeper changes are left to the search, which asks again at every node.
+    /// `None` when no counted rule would end the game within [`COUNTED_HORIZON`] plies, or the
+    /// rules are off. The endgame tables' distances ignore the counted rules; the search uses
+    /// this to tell a table win that the clocks may cut short.
+    pub fn counted_draw_in(&self, winner: Side) -> Option<u16> {
+        if self.options.no_counted_draws || R::DRAWS == DrawRules::None {
+            return None;
+        }
+        let mut left = self.counted_draw_as_placed(winner);
+        if self.side != winner {
+            let mut moves = MoveList::new();
+            self.generate(&mut moves);
+            for mv in moves.iter() {
+                if let Some(l) = self.play(mv).counted_draw_as_placed(winner) {
+                    left = Some(left.map_or(l + 1, |x| x.min(l + 1)));
+                }
+            }
+        }
+        left
+    }
+
+    /// [`Self::counted_draw_in`] with the pieces where they stand.
+    fn counted_draw_as_placed(&self, winner: Side) -> Option<u16> {
+        let Clocks { reversible, ending } = self.clocks;
+        let runs = (self.pieces[winner.index()] & !self.kings).is_empty();
+        let on = |k: u16| {
+            self.with_clocks(Clocks {
+                reversible: if runs {
+                    reversible.saturating_add(k)
+                } else {
+                    reversible
+                },
+                ending: ending.saturating_add(k),
+            })
+            .is_counted_draw()
+        };
+        if !on(COUNTED_HORIZON) {
+            return None;
+        }
+        // Every rule is a clock reaching a bound the pieces set, so the test is monotone in `k`.
+        let (mut lo, mut hi) = (0, COUNTED_HORIZON);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if on(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(lo)
     }
 
     /// Whether a counted draw rule of the variant has run out (rules.md §2.7, §3.4, §5, §6).

@@ -159,9 +159,23 @@ pub trait Probe {
 }
 
 impl<R: Rules> Probe for Draughts<R> {
+    /// The tables' code, except a win or loss longer than the counted draw rules leave this
+    /// position ([`Draughts::counted_draw_in`]): the tables know no counters, so such a result may
+    /// be a draw in the game, and the search goes on instead (its own positions see the counters,
+    /// and a capture or promotion on the way resets them and leads to a table it may believe).
     #[inline]
     fn egdb_code(&self) -> Option<Code> {
-        registry::probe(self)
+        let code = registry::probe(self)?;
+        let me = self.side_to_move();
+        let (n, winner) = match Value::of(code) {
+            Value::Draw => return Some(code),
+            Value::Win(n) => (n, me),
+            Value::Loss(n) => (n, me.opponent()),
+        };
+        match self.counted_draw_in(winner) {
+            Some(left) if n > u32::from(left) => None,
+            _ => Some(code),
+        }
     }
 }
 
