@@ -3,6 +3,8 @@
 //! game, so among winning moves the search prefers the one that wins soonest, and a won ending is
 //! played toward the win rather than only recognised. The root itself is never answered from the
 //! tables: its moves are searched, so the best move is the one whose successor wins fastest.
+//! A win or loss the counted draw rules may cut short is no table answer (the probe declines it,
+//! [`crate::draughts::Draughts::counted_draw_in`]): the search goes on and meets the counters.
 //! Without tables [`crate::egdb::Probe::egdb_code`] answers `None` at once and nothing changes.
 
 use super::{Search, WIN};
