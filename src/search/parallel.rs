@@ -10,13 +10,15 @@
 //! iteration, and with more threads they spread over two or three depths. Timing noise does the
 //! rest (threads reach a node at different times, so they find different table entries).
 //!
-//! **The main thread decides.** Thread 0, the one [`search`] runs on, keeps every limit (time,
-//! depth, ponder, MultiPV, `searchmoves`), sends every `info` line and chooses the move. Helpers
-//! have no limit; they are stopped when the main thread ends its iterations. A vote (by depth and
-//! score) was left out: with the helper usually one ply ahead, a vote would mostly pick the
-//! helper's move from an iteration whose PV was never reported, and the main thread's iteration
-//! already starts from the table entries the helper left. The reported line and the move played
-//! stay one and the same.
+//! **The main thread leads; the deepest completed iteration decides.** Thread 0, the one
+//! [`search`] runs on, keeps every limit (time, depth, ponder, MultiPV, `searchmoves`), sends
+//! every `info` line while the search runs and ends it. With two threads the helper is usually a
+//! ply ahead, so when time runs out it has often completed an iteration the main thread has not
+//! reached: its move then comes from more search than the main thread's. The result is therefore
+//! the iteration completed deepest by any thread (the main thread's on a tie), and when a
+//! helper's is chosen its line is sent as one more `info` line first, so the line reported last
+//! and the move played stay one and the same. A search with a depth limit or MultiPV keeps the
+//! main thread's result (the helpers have no limit, and only the main thread ranks lines).
 //!
 //! **Nodes.** Each helper adds its count to the team's every [`super::POLL_NODES`] nodes; the main
 //! thread's `info` lines and the result show the sum (the helpers' part lags by at most that).
@@ -130,7 +132,7 @@ pub fn search<G: Evaluate>(
     only: &[G::Move],
     threads: usize,
     stack: usize,
-    report: impl FnMut(Info<G::Move>),
+    mut report: impl FnMut(Info<G::Move>),
 ) -> SearchResult<G::Move> {
     let threads = if limits.nodes.is_some() {
         1
@@ -159,7 +161,17 @@ pub fn search<G: Evaluate>(
                     helper.restrict_root(only);
                     helper.team = Some(team);
                     helper.helper = true;
-                    helper.iterate(root, |_| {});
+                    let mut lines = Vec::new();
+                    let done = helper.iterate(root, |info| {
+                        if info.multipv == 1 {
+                            lines.push(info);
+                        }
+                    });
+                    // Its deepest completed iteration (the last report may be a stopped one).
+                    lines
+                        .into_iter()
+                        .rev()
+                        .find(|i| done.depth > 0 && i.depth == done.depth)
                 });
             match spawned {
                 Ok(h) => handles.push(h),
@@ -172,14 +184,31 @@ pub fn search<G: Evaluate>(
         }
         team.size.fetch_add(1, Ordering::Relaxed);
         main.team = Some(&team);
-        let mut result = main.iterate(root, report);
+        let mut reported = 0;
+        let mut result = main.iterate(root, |info| {
+            reported = reported.max(info.depth);
+            report(info);
+        });
         drop(stop_helpers);
-        for h in handles {
-            // A helper's panic costs its help, not the search.
-            let _ = h.join();
-        }
+        // A helper's panic costs its help, not the search.
+        let deepest = handles
+            .into_iter()
+            .filter_map(|h| h.join().ok().flatten())
+            .max_by_key(|i| i.depth);
         main.wait_for_stop();
         result.nodes = main.nodes + team.nodes();
+        let votes = limits.depth.is_none() && limits.multipv <= 1 && !main.immediate;
+        if let Some(line) = deepest.filter(|l| votes && l.depth > result.depth && l.depth >= reported) {
+            result.best = line.pv.first().copied();
+            result.ponder = line.pv.get(1).copied();
+            result.score = line.score;
+            result.depth = line.depth;
+            report(Info {
+                nodes: result.nodes,
+                time: main.start.elapsed(),
+                ..line
+            });
+        }
         result
     })
 }

@@ -126,3 +126,27 @@ fn two_threads_stop_promptly_with_a_legal_move() {
     assert!(moves.contains(&r.best.unwrap()));
     assert!(r.depth >= 1);
 }
+
+#[test]
+fn two_threads_play_the_line_reported_last() {
+    // With a time limit the move may come from the helper's deeper completed iteration; its line
+    // is then reported last, so what a GUI shows and the move played are one and the same.
+    for fen in [
+        "W:W31-50:B1-20",
+        "W:W25,27,32,35,37,38,39,45,46,47,48,49:B2,5,7,8,13,14,16,19,21,23,24,29",
+    ] {
+        let root = International::from_fen(fen).unwrap();
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(150)),
+            play: true,
+            ..Limits::default()
+        };
+        let (tt, shared) = (Tt::new(4), Shared::default());
+        let (r, infos) = search_on(&tt, &shared, limits, &root, 2);
+        let last = infos.last().expect("at least one iteration reported");
+        assert_eq!(r.best, last.pv.first().copied(), "{fen}");
+        assert_eq!(r.score, last.score, "{fen}");
+        assert!(r.depth >= 1 && last.depth >= r.depth, "{fen}");
+        assert!(r.nodes >= last.nodes, "{fen}");
+    }
+}
