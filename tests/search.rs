@@ -135,7 +135,24 @@ fn international_shot_two_for_one() {
     let pos = International::from_fen("W:W31,37,41,46,47:B3,4,21,23").unwrap();
     let r = search(&pos, &[], 8);
     assert_eq!(name(&pos, r.best), "31-27");
-    assert!(r.score > 150, "{}", r.score);
+    // The shot wins a man. How much a man is worth in this endgame is the evaluation's to say (the
+    // third learned generation, International's default, scores the shot 1.24 men up, below the
+    // 1.5 this test once asked for), so the gain is measured against the best other move searched
+    // as deep, not against a fixed level.
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    let best_other = list
+        .iter()
+        .filter(|m| Some(**m) != r.best)
+        .map(|m| -search(&pos.play(m), &[], 7).score)
+        .max()
+        .unwrap();
+    assert!(
+        r.score > best_other + 50,
+        "{} against {} for the best other move",
+        r.score,
+        best_other
+    );
 }
 
 #[test]
