@@ -197,8 +197,10 @@ pub fn search<G: Evaluate>(
             .max_by_key(|i| i.depth);
         main.wait_for_stop();
         result.nodes = main.nodes + team.nodes();
-        let votes = limits.depth.is_none() && limits.multipv <= 1 && !main.immediate;
-        if let Some(line) = deepest.filter(|l| votes && l.depth > result.depth && l.depth >= reported) {
+        let helpers_may_decide = limits.depth.is_none() && limits.multipv <= 1 && !main.immediate;
+        if let Some(line) =
+            deepest.filter(|l| helpers_may_decide && l.depth > result.depth && l.depth >= reported)
+        {
             result.best = line.pv.first().copied();
             result.ponder = line.pv.get(1).copied();
             result.score = line.score;
