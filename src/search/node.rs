@@ -182,19 +182,40 @@ impl<G: Evaluate> Search<'_, G> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_index = None;
+        let mut next: Option<G> = None;
         for i in 0..moves.len() {
-            Self::pick(&mut moves, &mut scores, &mut index, i);
+            let child = match next.take() {
+                Some(c) => c,
+                None => {
+                    Self::pick(&mut moves, &mut scores, &mut index, i);
+                    pos.play(&moves[i])
+                }
+            };
             let mv = moves[i];
-            let child = pos.play(&mv);
+            // Once the first move has failed to refute the node, every move is likely to be
+            // searched: the next one is made now and its table entry fetched while this one's
+            // subtree is searched.
+            if i >= 1 && depth >= 2 && i + 1 < moves.len() {
+                Self::pick(&mut moves, &mut scores, &mut index, i + 1);
+                let c = pos.play(&moves[i + 1]);
+                self.tt.prefetch(c.key());
+                next = Some(c);
+            }
             self.push_key(pos, &mv, &child);
             let new_depth = depth - 1 + extension;
             let quiet = !pos.is_capture(&mv);
             let mut score;
             if i == 0 {
+                if new_depth > 0 {
+                    self.tt.prefetch(child.key());
+                }
                 score = -self.pvs(&child, new_depth, -beta, -alpha, ply + 1);
             } else {
                 // A move that beats alpha after a reduced search is searched again at full depth.
                 let reduction = late_move_reduction(depth, i, quiet, scores[i]);
+                if new_depth - reduction > 0 {
+                    self.tt.prefetch(child.key());
+                }
                 score = -self.pvs(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
                 if score > alpha && reduction > 0 {
                     score = -self.pvs(&child, new_depth, -alpha - 1, -alpha, ply + 1);
