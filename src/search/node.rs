@@ -170,6 +170,16 @@ impl<G: Evaluate> Search<'_, G> {
             }
         }
         let tt_move = entry.and_then(|e| e.mv).filter(|&i| usize::from(i) < moves.len());
+        // The table move is searched first: its child's cluster is fetched while the moves are
+        // ordered.
+        let mut next: Option<G> = None;
+        if let Some(t) = tt_move
+            && depth >= 2
+        {
+            let c = pos.play(&moves[usize::from(t)]);
+            self.tt.prefetch(c.key());
+            next = Some(c);
+        }
         let mut scores = self.score_moves(pos, &moves, tt_move, ply);
         let mut index: MoveList<u16> = MoveList::new();
         for i in 0..moves.len() {
@@ -182,10 +192,14 @@ impl<G: Evaluate> Search<'_, G> {
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_index = None;
-        let mut next: Option<G> = None;
         for i in 0..moves.len() {
             let child = match next.take() {
-                Some(c) => c,
+                Some(c) => {
+                    if i == 0 {
+                        Self::pick(&mut moves, &mut scores, &mut index, 0);
+                    }
+                    c
+                }
                 None => {
                     Self::pick(&mut moves, &mut scores, &mut index, i);
                     pos.play(&moves[i])
