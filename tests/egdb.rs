@@ -471,6 +471,43 @@ fn verify_passes_resume_keeps_files_and_a_corrupt_file_is_refused() {
     assert!(registry::load::<RussianRules>(&dir, 3).is_ok());
 }
 
+/// A value changed behind a sound checksum (as a builder bug would write it) is found by `verify`,
+/// which names the slice and the position.
+#[test]
+fn verify_finds_a_wrong_value_behind_a_sound_checksum() {
+    let (dir, _) = built::<RussianRules>("wrong", 3);
+    let m = Material {
+        wm: 0,
+        wk: 2,
+        bm: 0,
+        bk: 1,
+    };
+    let f = registry::read_slice::<RussianRules>(&dir, m).unwrap();
+    let mut codes = f.decode_all();
+    // The first index that names a position without a pending capture (those are checked).
+    let (i, pos) = (0..f.index.len())
+        .find_map(|i| {
+            let p = f.index.position::<RussianRules>(i)?;
+            let mut moves = MoveList::new();
+            p.generate(&mut moves);
+            (!moves.is_empty() && !p.is_capture(&moves[0])).then_some((i as usize, p))
+        })
+        .expect("the slice has quiet positions");
+    codes[i] = if codes[i] == tempo::egdb::DRAW {
+        2
+    } else {
+        tempo::egdb::DRAW
+    };
+    let path = registry::slice_path(&dir, "russian", m);
+    std::fs::write(&path, tempo::egdb::file::encode("russian", &f.index, &codes)).unwrap();
+    assert!(
+        registry::load::<RussianRules>(&dir, 3).is_ok(),
+        "the checksum is sound"
+    );
+    let err = verify_all::<RussianRules>(&dir, 3, 2, &mut |_| {}).unwrap_err();
+    assert!(err.contains("slice 0201") && err.contains(&pos.to_fen()), "{err}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Play
 // ---------------------------------------------------------------------------------------------

@@ -61,6 +61,18 @@ pub struct Material {
 }
 
 impl Material {
+    /// Distinct keys of [`Material::key`].
+    pub const KEYS: usize = (MAX_GROUP + 1).pow(4);
+
+    /// A dense number for the material (each group counted in base `MAX_GROUP + 1`), below
+    /// [`Material::KEYS`]: an array index where a hash map would hash.
+    #[inline]
+    pub fn key(&self) -> usize {
+        let base = MAX_GROUP + 1;
+        ((usize::from(self.wm) * base + usize::from(self.wk)) * base + usize::from(self.bm)) * base
+            + usize::from(self.bk)
+    }
+
     /// The material of a position.
     pub fn of<R: Rules>(pos: &Draughts<R>) -> Material {
         let k = pos.kings();

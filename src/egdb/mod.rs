@@ -113,6 +113,12 @@ pub fn solve<R: Rules, S: Source<R> + ?Sized>(src: &S, pos: &Draughts<R>) -> Opt
     if pos.pieces(pos.side_to_move()).is_empty() {
         return Some(LOST_NOW);
     }
+    // Most positions have no capture, and the piece sets tell it without generating a move.
+    match pos.capture_free() {
+        Some(true) => return src.lookup(pos),
+        Some(false) => return Some(LOST_NOW),
+        None => {}
+    }
     let mut moves = MoveList::new();
     pos.generate(&mut moves);
     let Some(first) = moves.first() else {
