@@ -627,6 +627,65 @@ fn uci_option_loads_tables_and_search_sees_the_win() {
     e.send("quit");
 }
 
+/// Frysk! (Frisian's rules from another start, rules.md 2.9) reads Frisian's tables: loaded for
+/// Frysk! they are the Frisian files, and every position of slice 1101 (a man and a king against a
+/// king, with White's king-move runs) has the same value read as a Frysk! position as read as a
+/// Frisian one; over UCI, `EGDB_Path` loads them for `UCI_Variant frysk` and the search sees a win.
+#[test]
+fn frysk_reads_the_frisian_tables() {
+    use tempo::draughts::rules::{FrisianRules, FryskRules};
+    let (dir, frisian) = built::<FrisianRules>("frysk", 3);
+    let frysk = registry::load::<FryskRules>(&dir, 3).unwrap();
+    assert_eq!(frysk.pieces, 3);
+    let m = Material {
+        wm: 1,
+        wk: 1,
+        bm: 0,
+        bk: 1,
+    };
+    let ix = tempo::egdb::SliceIndex::new::<FrisianRules>(m);
+    let mut compared = 0;
+    for i in 0..ix.len() {
+        let Some(p) = ix.position::<FrisianRules>(i) else {
+            continue;
+        };
+        let q = Draughts::<FryskRules>::from_fen(&p.to_fen()).unwrap();
+        assert_eq!(
+            solve::<FryskRules, Tables>(&frysk, &q),
+            solve::<FrisianRules, Tables>(&frisian, &p),
+            "{}",
+            p.to_fen()
+        );
+        compared += 1;
+    }
+    assert!(compared > 100_000, "{compared}");
+    // A man and a king against a king, drawn by the tables: without them the evaluation gives
+    // White a quarter of a man (`cp 25` at depth 2), with them the search scores it a draw.
+    let fen = "W:W40,K44:BK1";
+    assert_eq!(
+        solve::<FryskRules, Tables>(&frysk, &Draughts::from_fen(fen).unwrap()),
+        Some(tempo::egdb::DRAW)
+    );
+    let mut e = common::Engine::start(&["uci"]);
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name UCI_Variant value frysk");
+    e.send(&format!("setoption name EGDB_Path value {}", dir.display()));
+    let (line, _) = e.until("info string egdb");
+    assert!(
+        line.contains("loading") && line.contains("up to 3 pieces"),
+        "{line}"
+    );
+    let (line, _) = e.until("info string egdb");
+    assert!(line.contains("up to 3 pieces loaded"), "{line}");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 2");
+    let (_, info) = e.until("bestmove");
+    let last = info.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    assert!(last.contains("score cp 0 "), "{last}");
+    e.send("quit");
+}
+
 /// Hub: `egdb-dir` loads the tables and shows in the parameter list; a corrupt file is refused
 /// with an error naming it.
 #[test]

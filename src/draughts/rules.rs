@@ -137,6 +137,9 @@ pub trait Rules: 'static + Copy + Default + Debug + Eq + Hash + Send + Sync {
     const GOAL: Goal = Goal::Standard;
     /// The counted draw rules.
     const DRAWS: DrawRules = DrawRules::Fmjd;
+    /// The variant whose endgame positions these are, by name: its own, unless it differs from
+    /// another only in its start position, whose endgame tables it then reads (Frysk!: Frisian's).
+    const ENDGAME: &'static str = Self::NAME;
 }
 
 /// International draughts, FMJD rules of November 2015 (rules.md §5).
@@ -230,6 +233,8 @@ impl Rules for FryskRules {
     const KING_MOVE_LIMIT: u8 = FrisianRules::KING_MOVE_LIMIT;
     const REPETITION: Repetition = FrisianRules::REPETITION;
     const DRAWS: DrawRules = FrisianRules::DRAWS;
+    // Every rule above is Frisian's: a Frysk! position is a Frisian position.
+    const ENDGAME: &'static str = FrisianRules::NAME;
 }
 
 /// Italian draughts, FID rules (RegTec 2008 art. 5-10, via dctl `italian.hpp`; rules.md §6).

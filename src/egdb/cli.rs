@@ -139,7 +139,7 @@ pub fn run(args: &EgdbArgs) -> Result<(), String> {
             EgdbCommand::Verify(a) => verify::<R>(a).map(|_| ()),
             EgdbCommand::Sample(a) => sample::<R>(a),
         }
-    }, Err(format!("no endgame tables for {} (supported: the diagonal variants with the normal goal, Frysk! excepted)", v.name())))
+    }, Err(format!("no endgame tables for {} (supported: the diagonal variants with the normal goal)", v.name())))
 }
 
 /// Builds (or resumes) every slice up to `pieces` of variant `R` in `dir`; returns the figures
@@ -154,7 +154,7 @@ pub fn build_all<R: Rules>(
     only: Option<Material>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Vec<String>, String> {
-    let vdir = dir.join(R::NAME);
+    let vdir = dir.join(R::ENDGAME);
     std::fs::create_dir_all(&vdir).map_err(|e| format!("{}: {e}", vdir.display()))?;
     let order = match only {
         Some(m) => Material::all_up_to(m.total())
@@ -168,7 +168,7 @@ pub fn build_all<R: Rules>(
     let mut lines = Vec::new();
     let started = Instant::now();
     for m in order {
-        let path = slice_path(dir, R::NAME, m);
+        let path = slice_path(dir, R::ENDGAME, m);
         if path.exists() {
             match read_slice::<R>(dir, m) {
                 Ok(f) => {
@@ -195,11 +195,11 @@ pub fn build_all<R: Rules>(
             && let Some(src) = built.get(twin)
         {
             let table = mirror_slice::<R>(src, m);
-            let bytes = file::encode(R::NAME, &table.index, &table.codes);
+            let bytes = file::encode(R::ENDGAME, &table.index, &table.codes);
             write_atomic(&path, &bytes)?;
             let line = format!(
                 "{} {m} pieces {} mirrored from {twin} time {:.2} s bytes {}",
-                R::NAME,
+                R::ENDGAME,
                 m.total(),
                 t0.elapsed().as_secs_f64(),
                 bytes.len()
@@ -210,11 +210,11 @@ pub fn build_all<R: Rules>(
             continue;
         }
         let (table, stats) = build_slice::<R, _>(&built, m, threads, log);
-        let bytes = file::encode(R::NAME, &table.index, &table.codes);
+        let bytes = file::encode(R::ENDGAME, &table.index, &table.codes);
         write_atomic(&path, &bytes)?;
         let line = format!(
             "{} {m} pieces {} positions {} time {:.2} s bytes {} ({:.3} bytes a position) longest {} plies; memory held {:.1} MB",
-            R::NAME,
+            R::ENDGAME,
             m.total(),
             stats.positions,
             t0.elapsed().as_secs_f64(),
@@ -229,7 +229,7 @@ pub fn build_all<R: Rules>(
     }
     log(&format!(
         "{}: done in {:.1} s",
-        R::NAME,
+        R::ENDGAME,
         started.elapsed().as_secs_f64()
     ));
     Ok(lines)
@@ -299,7 +299,7 @@ pub fn verify_all<R: Rules>(
 ) -> Result<u64, String> {
     let tables = registry::load::<R>(dir, pieces)?;
     if tables.is_empty() {
-        return Err(format!("no tables for {} in {}", R::NAME, dir.display()));
+        return Err(format!("no tables for {} in {}", R::ENDGAME, dir.display()));
     }
     let mut decoded = Built::<R>::default();
     let mut total = 0;
@@ -384,7 +384,7 @@ pub fn verify_all<R: Rules>(
 fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {
     let threads = a.threads.unwrap_or_else(default_threads).max(1);
     let n = verify_all::<R>(&a.dir, a.pieces, threads, &mut |s| eprintln!("{s}"))?;
-    println!("verified {n} positions of {} in {}", R::NAME, a.dir.display());
+    println!("verified {n} positions of {} in {}", R::ENDGAME, a.dir.display());
     Ok(n)
 }
 
@@ -398,7 +398,7 @@ fn sample<R: Rules>(a: &SampleArgs) -> Result<(), String> {
         return Err(format!(
             "no {}-piece tables of {} in {}",
             a.pieces,
-            R::NAME,
+            R::ENDGAME,
             a.dir.display()
         ));
     }

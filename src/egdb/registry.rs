@@ -80,9 +80,10 @@ pub fn slice_path(dir: &Path, variant: &str, m: Material) -> PathBuf {
 /// # Errors
 /// The file cannot be read or fails its checks; the message names the file.
 pub fn read_slice<R: Rules>(dir: &Path, m: Material) -> Result<SliceFile, String> {
-    let path = slice_path(dir, R::NAME, m);
+    let path = slice_path(dir, R::ENDGAME, m);
     let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    SliceFile::decode(R::NAME, SliceIndex::new::<R>(m), bytes).map_err(|e| format!("{}: {e}", path.display()))
+    SliceFile::decode(R::ENDGAME, SliceIndex::new::<R>(m), bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Checks the header of one slice file (not its checksum); returns the file's length.
@@ -95,7 +96,7 @@ fn check_slice<R: Rules>(path: &Path, m: Material) -> Result<u64, String> {
         .take(HEADER_MAX as u64)
         .read_to_end(&mut head)
         .map_err(|e| named(e.to_string()))?;
-    check_header(R::NAME, &SliceIndex::new::<R>(m), &head, len).map_err(named)?;
+    check_header(R::ENDGAME, &SliceIndex::new::<R>(m), &head, len).map_err(named)?;
     Ok(len)
 }
 
@@ -105,11 +106,11 @@ fn check_slice<R: Rules>(path: &Path, m: Material) -> Result<u64, String> {
 /// # Errors
 /// No directory `<dir>/<variant>`, or a file whose header is wrong (it names the file).
 fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Material>, u64), String> {
-    let vdir = dir.join(R::NAME);
+    let vdir = dir.join(R::ENDGAME);
     if !vdir.is_dir() {
         return Err(format!(
             "no tables for {} in {}: {} is not a directory",
-            R::NAME,
+            R::ENDGAME,
             dir.display(),
             vdir.display()
         ));
@@ -121,7 +122,7 @@ fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Material>, u64
     for n in 2..=pieces {
         let mut all = true;
         for m in Material::all_up_to(n).into_iter().filter(|m| m.total() == n) {
-            let path = slice_path(dir, R::NAME, m);
+            let path = slice_path(dir, R::ENDGAME, m);
             if !path.exists() {
                 all = false;
                 continue;
@@ -135,7 +136,7 @@ fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Material>, u64
         }
     }
     let t = Tables {
-        variant: R::NAME,
+        variant: R::ENDGAME,
         pieces: if complete < 2 { 0 } else { complete },
         slices,
     };
@@ -249,7 +250,7 @@ pub fn probe<R: Rules>(pos: &Draughts<R>) -> Option<Code> {
         return None;
     }
     let list = TABLES.read().ok()?;
-    let t = list.iter().find(|t| t.variant == R::NAME)?;
+    let t = list.iter().find(|t| t.variant == R::ENDGAME)?;
     if n > t.pieces {
         return None;
     }
@@ -316,6 +317,11 @@ macro_rules! with_egdb_rules {
                 type $r = egdb_rules::KillerRules;
                 $body
             }
+            // Frysk! reads Frisian's tables (`Rules::ENDGAME`).
+            V::Frysk => {
+                type $r = egdb_rules::FryskRules;
+                $body
+            }
             _ => $none,
         }
     }};
@@ -335,14 +341,14 @@ pub fn load_in_background<R: Rules>(dir: &Path, pieces: u32, notify: Notify) -> 
 
 fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Result<String, String> {
     let dir = dir.to_path_buf();
-    if !strict && !dir.join(R::NAME).is_dir() {
+    if !strict && !dir.join(R::ENDGAME).is_dir() {
         // A variant change to a variant without tables in the directory is not an error.
         install_arc(Arc::new(Tables {
-            variant: R::NAME,
+            variant: R::ENDGAME,
             pieces: 0,
             slices: HashMap::new(),
         }));
-        return Ok(format!("egdb: no tables for {} in {}", R::NAME, dir.display()));
+        return Ok(format!("egdb: no tables for {} in {}", R::ENDGAME, dir.display()));
     }
     let (t, order, bytes) = find::<R>(&dir, pieces)?;
     let (count, covered) = (order.len(), t.pieces);
@@ -354,7 +360,7 @@ fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Res
         match fill::<R>(&t, &dir, &order, current) {
             Ok(()) if current() => notify(Ok(format!(
                 "egdb {}: {} slices up to {} pieces loaded, {:.1} MB in {:.2} s",
-                R::NAME,
+                R::ENDGAME,
                 t.len(),
                 t.pieces,
                 t.bytes() as f64 / 1e6,
@@ -363,7 +369,7 @@ fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Res
             Ok(()) => {}
             Err(e) => {
                 if uninstall(&t) {
-                    notify(Err(format!("{e}; the {} tables are off", R::NAME)));
+                    notify(Err(format!("{e}; the {} tables are off", R::ENDGAME)));
                 }
             }
         }
@@ -378,7 +384,7 @@ fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Res
         })?;
     Ok(format!(
         "egdb {}: loading {count} slices up to {covered} pieces, {:.1} MB",
-        R::NAME,
+        R::ENDGAME,
         bytes as f64 / 1e6
     ))
 }
@@ -390,8 +396,9 @@ fn apply(variant: Variant, notify: Notify, strict: bool) -> Result<String, Strin
         .map(|s| s.clone())
         .map_err(|_| "egdb settings poisoned")?;
     if dir.is_empty() || pieces < 2 {
+        let name = with_egdb_rules!(variant, R => R::ENDGAME, variant.name());
         install(Tables {
-            variant: variant.name(),
+            variant: name,
             pieces: 0,
             slices: HashMap::new(),
         });
