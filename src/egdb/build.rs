@@ -509,13 +509,20 @@ pub fn swapped(m: Material) -> Material {
 /// A slice made from its colour-swapped twin: the rules of the supported variants are the same
 /// for both colours once the board is turned (men step toward the far row, FMJD 3.4), so a
 /// position and its turned, colour-swapped copy with the other side to move have one value.
+/// Indices the tables do not decide (no position, a capture pending, no move) hold the code
+/// before them, as in a solved slice: copying the twin's filler there, in the twin's order, made
+/// the mirrored files twice the size of their twins' (session 15: 117.1 MB against 59.0 MB for
+/// Russian's 5-piece slices, 966.5 MB against 528.9 MB for International's).
 pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
     debug_assert_eq!(swapped(twin.index.material), m);
     let index = SliceIndex::new::<R>(m);
     let mut prev = super::DRAW;
     let codes = (0..index.len())
         .map(|i| {
-            if let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i) {
+            if let Some(pos) = index.position::<R>(i)
+                && decided(&pos)
+                && let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i)
+            {
                 let j = twin.index.index_of(
                     turn::<R>(b),
                     turn::<R>(w),
@@ -529,4 +536,17 @@ pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
         })
         .collect();
     SliceTable { index, codes }
+}
+
+/// Whether the tables decide a position by its own stored value: its side to move has a move and
+/// no capture (the build's other positions, lost at once or with a capture pending, hold filler).
+fn decided<R: Rules>(pos: &Draughts<R>) -> bool {
+    match pos.capture_free() {
+        Some(has_move) => has_move,
+        None => {
+            let mut moves = MoveList::new();
+            pos.generate(&mut moves);
+            moves.first().is_some_and(|mv| !pos.is_capture(mv))
+        }
+    }
 }
