@@ -17,7 +17,7 @@ mod reference;
 
 use reference::{Piece, RefPos, RefVariant, Side as RefSide};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use tempo::draughts::rules::{EnglishRules, InternationalRules, Rules, RussianRules};
 use tempo::draughts::{Draughts, English, International, Russian};
 use tempo::egdb::cli::{build_all, verify_all};
@@ -622,18 +622,14 @@ fn search_with_tables_converts_won_endings() {
 }
 
 /// UCI: `EGDB_Path` loads the tables, and the search then reports the win with its distance.
-#[test]
-fn uci_option_loads_tables_and_search_sees_the_win() {
-    let (dir, t) = built::<EnglishRules>("uci", 3);
-    let pos = English::from_fen("W:WK1,K2:BK32").unwrap();
-    let Value::Win(n) = Value::of(solve::<EnglishRules, Tables>(&t, &pos).unwrap()) else {
-        panic!()
-    };
+/// Starts `tempo uci` on `variant`, loads the tables of `dir` by `EGDB_Path` (checking the reply
+/// that comes at once and the line that says they are in, both up to 3 pieces), searches `fen` to
+/// `depth`, and returns the option lines of `uci` and the last `info` line with a score.
+fn uci_search_with_tables(variant: &str, dir: &Path, fen: &str, depth: u32) -> (Vec<String>, String) {
     let mut e = common::Engine::start(&["uci"]);
     e.send("uci");
     let (_, opts) = e.until("uciok");
-    assert!(opts.iter().any(|l| l.contains("EGDB_Path")) && opts.iter().any(|l| l.contains("EGDB_Pieces")));
-    e.send("setoption name UCI_Variant value english");
+    e.send(&format!("setoption name UCI_Variant value {variant}"));
     e.send(&format!("setoption name EGDB_Path value {}", dir.display()));
     // The reply comes at once; the tables load in the background and say when they are in.
     let (line, _) = e.until("info string egdb");
@@ -643,23 +639,36 @@ fn uci_option_loads_tables_and_search_sees_the_win() {
     );
     let (line, _) = e.until("info string egdb");
     assert!(line.contains("up to 3 pieces loaded"), "{line}");
-    e.send("position fen W:WK1,K2:BK32");
-    e.send("go depth 3");
+    e.send(&format!("position fen {fen}"));
+    e.send(&format!("go depth {depth}"));
     let (_, info) = e.until("bestmove");
-    let last = info.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    let last = info.iter().rev().find(|l| l.contains(" score ")).unwrap().clone();
+    e.send("quit");
+    (opts, last)
+}
+
+#[test]
+fn uci_option_loads_tables_and_search_sees_the_win() {
+    let (dir, t) = built::<EnglishRules>("uci", 3);
+    let pos = English::from_fen("W:WK1,K2:BK32").unwrap();
+    let Value::Win(n) = Value::of(solve::<EnglishRules, Tables>(&t, &pos).unwrap()) else {
+        panic!()
+    };
+    let (opts, last) = uci_search_with_tables("english", &dir, "W:WK1,K2:BK32", 3);
+    assert!(opts.iter().any(|l| l.contains("EGDB_Path")) && opts.iter().any(|l| l.contains("EGDB_Pieces")));
     // Moves, rounded up, as `score win N` reports them.
     let moves = n.div_ceil(2);
     assert!(
         last.contains(&format!("score win {moves}")),
         "{last} (tables: win in {n} plies)"
     );
-    e.send("quit");
 }
 
 /// Frysk! (Frisian's rules from another start, rules.md 2.9) reads Frisian's tables: loaded for
 /// Frysk! they are the Frisian files, and every position of slice 1101 (a man and a king against a
 /// king, with White's king-move runs) has the same value read as a Frysk! position as read as a
-/// Frisian one; over UCI, `EGDB_Path` loads them for `UCI_Variant frysk` and the search sees a win.
+/// Frisian one; over UCI, `EGDB_Path` loads them for `UCI_Variant frysk` and the search scores a
+/// drawn ending a draw.
 #[test]
 fn frysk_reads_the_frisian_tables() {
     use tempo::draughts::rules::{FrisianRules, FryskRules};
@@ -695,24 +704,8 @@ fn frysk_reads_the_frisian_tables() {
         solve::<FryskRules, Tables>(&frysk, &Draughts::from_fen(fen).unwrap()),
         Some(tempo::egdb::DRAW)
     );
-    let mut e = common::Engine::start(&["uci"]);
-    e.send("uci");
-    e.until("uciok");
-    e.send("setoption name UCI_Variant value frysk");
-    e.send(&format!("setoption name EGDB_Path value {}", dir.display()));
-    let (line, _) = e.until("info string egdb");
-    assert!(
-        line.contains("loading") && line.contains("up to 3 pieces"),
-        "{line}"
-    );
-    let (line, _) = e.until("info string egdb");
-    assert!(line.contains("up to 3 pieces loaded"), "{line}");
-    e.send(&format!("position fen {fen}"));
-    e.send("go depth 2");
-    let (_, info) = e.until("bestmove");
-    let last = info.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    let (_, last) = uci_search_with_tables("frysk", &dir, fen, 2);
     assert!(last.contains("score cp 0 "), "{last}");
-    e.send("quit");
 }
 
 /// Hub: `egdb-dir` loads the tables and shows in the parameter list; a corrupt file is refused
