@@ -84,7 +84,8 @@ pub fn output_error(e: std::io::Error) -> String {
 }
 
 /// Writes one line to standard output. A failed write (the reader has gone, as with `| head`)
-/// becomes an error that ends the command instead of a panic.
+/// becomes an error that ends the command instead of a panic (`tempo::say!` from the binary).
+#[macro_export]
 macro_rules! say {
     ($($arg:tt)*) => {
         writeln!(std::io::stdout(), $($arg)*).map_err($crate::analyze::output_error)

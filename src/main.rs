@@ -187,13 +187,9 @@ enum DupArg {
     Landings,
 }
 
-/// Writes one line to standard output; a closed output (`| head`) becomes
-/// [`tempo::analyze::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
-macro_rules! out {
-    ($($arg:tt)*) => {
-        writeln!(std::io::stdout(), $($arg)*).map_err(tempo::analyze::output_error)
-    };
-}
+// `out!` writes one line to standard output; a closed output (`| head`) becomes
+// [`tempo::analyze::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
+use tempo::say as out;
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()

@@ -327,5 +327,6 @@ fn every_command_stops_quietly_when_its_reader_goes_away() {
     closed_pipe(&["analyze", "--depth", "8"]);
     closed_pipe(&["analyze", "--depth", "4", "--json", "--multipv", "3"]);
     closed_pipe(&["show"]);
+    closed_pipe(&["egdb", "build", "--variant", "russian", "--pieces", "6", "--list"]);
     closed_pipe(&["--help"]);
 }

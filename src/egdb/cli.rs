@@ -9,6 +9,7 @@ use crate::draughts::Draughts;
 use crate::draughts::rules::Rules;
 use crate::game::{Game, MoveList, MoveStyle};
 use crate::variant::Variant;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -247,7 +248,7 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
     let only = a.slice.as_deref().map(Material::parse).transpose()?;
     if a.list {
         for (i, m) in Material::all_up_to(a.pieces).iter().enumerate() {
-            println!("{i} {m} pieces {} men {}", m.total(), m.men());
+            crate::say!("{i} {m} pieces {} men {}", m.total(), m.men())?;
         }
         return Ok(());
     }
@@ -269,14 +270,14 @@ fn probe<R: Rules>(a: &ProbeArgs) -> Result<(), String> {
         ));
     }
     let code = solve::<R, Tables>(&tables, &pos).ok_or("a slice is missing")?;
-    println!("value {}", Value::of(code));
+    crate::say!("value {}", Value::of(code))?;
     match best_move::<R, Tables>(&tables, &pos) {
-        Some((mv, c)) => println!(
+        Some((mv, c)) => crate::say!(
             "bestmove {} ({})",
             pos.format_move(&mv, MoveStyle::Standard),
             Value::of(c)
-        ),
-        None => println!("bestmove none"),
+        )?,
+        None => crate::say!("bestmove none")?,
     }
     Ok(())
 }
@@ -384,7 +385,7 @@ pub fn verify_all<R: Rules>(
 fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {
     let threads = a.threads.unwrap_or_else(default_threads).max(1);
     let n = verify_all::<R>(&a.dir, a.pieces, threads, &mut |s| eprintln!("{s}"))?;
-    println!("verified {n} positions of {} in {}", R::ENDGAME, a.dir.display());
+    crate::say!("verified {n} positions of {} in {}", R::ENDGAME, a.dir.display())?;
     Ok(n)
 }
 
@@ -436,7 +437,7 @@ fn sample<R: Rules>(a: &SampleArgs) -> Result<(), String> {
             _ => false,
         };
         if keep {
-            println!("{}", pos.to_fen());
+            crate::say!("{}", pos.to_fen())?;
             found += 1;
         }
     }
