@@ -524,3 +524,55 @@ fn a_back_request_takes_the_game_back_and_tempo_moves_again() {
     assert_eq!((result.as_str(), plies), ("*", 1), "{reason}");
     follower.finish(Duration::from_secs(30));
 }
+
+/// A follower whose standard output nobody reads any more (its reader gone, as with `| head`)
+/// still plays its game to the end, records it, and exits cleanly: the result line it can no
+/// longer print is dropped, not a panic.
+#[test]
+fn a_follower_plays_on_when_its_standard_output_is_closed() {
+    let pdn = temp("closed.pdn");
+    let mut follower = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(["dxp", "--listen", "127.0.0.1:0", "--tt", "4", "--games", "1"])
+        .args(["--movetime", "0.01", "--pdn", pdn.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tempo starts");
+    let mut first = String::new();
+    BufReader::new(follower.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the follower's standard output is now a closed pipe.
+    let addr = first
+        .trim()
+        .strip_prefix("listening ")
+        .expect("listening")
+        .to_string();
+    let initiator = Dxp::start(&[
+        "--connect",
+        &addr,
+        "--games",
+        "1",
+        "--movetime",
+        "0.01",
+        "--tt",
+        "4",
+    ]);
+    let (result, _, _) = game_line(&initiator.line(Duration::from_secs(120)));
+    assert_ne!(result, "*", "a complete game");
+    initiator.finish(Duration::from_secs(30));
+    let until = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = follower.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < until, "the follower is still running");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    follower.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(status.success(), "{status}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    check_pdn(&pdn, 1);
+    let _ = std::fs::remove_file(pdn);
+}

@@ -279,7 +279,8 @@ impl Player {
     pub fn listen(&mut self, addr: &str) -> Result<(), String> {
         let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
-        println!("listening {local}");
+        // A reader that has gone (`| head`) does not stop the server: its games go on, logged.
+        let _ = writeln!(std::io::stdout(), "listening {local}");
         let _ = std::io::stdout().flush();
         self.log.event(&format!("listening on {local}"));
         while !self.enough() {
@@ -343,7 +344,8 @@ impl Player {
             (game.opponent.clone(), self.cfg.name.clone())
         };
         let secs = game.began.elapsed().as_secs_f64();
-        println!(
+        let _ = writeln!(
+            std::io::stdout(),
             "game {} {white} - {black} {} {{{reason}}} plies {} time {secs:.1}",
             self.games,
             pdn_result(outcome),
