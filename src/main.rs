@@ -187,9 +187,9 @@ enum DupArg {
     Landings,
 }
 
-// `out!` writes one line to standard output; a closed output (`| head`) becomes
+// `say!` writes one line to standard output; a closed output (`| head`) becomes
 // [`tempo::analyze::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
-use tempo::say as out;
+use tempo::say;
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
@@ -211,11 +211,11 @@ fn run_perft<G: Game>(args: &PerftArgs) -> Result<(), String> {
         let n = perft::perft(&pos, d, dup);
         let secs = t.elapsed().as_secs_f64();
         let nps = if secs > 0.0 { (n as f64 / secs) as u64 } else { 0 };
-        out!("depth {d} nodes {n} time {secs:.3} nps {nps}")?;
+        say!("depth {d} nodes {n} time {secs:.3} nps {nps}")?;
     }
     if args.divide && args.depth > 0 {
         for (mv, n) in perft::divide(&pos, args.depth, dup) {
-            out!("{mv} {n}")?;
+            say!("{mv} {n}")?;
         }
     }
     Ok(())
@@ -233,7 +233,7 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
     let (lines, elapsed) = tempo::bench::run(args.depth)?;
     let mut total = 0;
     for l in &lines {
-        out!(
+        say!(
             "{:<16} {:>10} nodes  best {:<10} score {:>6}  {}",
             l.variant.name(),
             l.nodes,
@@ -244,9 +244,9 @@ fn run_bench(args: &BenchArgs) -> Result<(), String> {
         total += l.nodes;
     }
     let secs = elapsed.as_secs_f64();
-    out!("nodes {total}")?;
-    out!("time {secs:.3}")?;
-    out!(
+    say!("nodes {total}")?;
+    say!("time {secs:.3}")?;
+    say!(
         "nps {}",
         if secs > 0.0 {
             (total as f64 / secs) as u64
@@ -340,7 +340,7 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
                 } else {
                     String::new()
                 };
-                result = out!(
+                result = say!(
                     "depth {} seldepth {} {multi}score {score} nodes {} time {secs:.3} nps {nps} pv {}",
                     i.depth,
                     i.seldepth,
@@ -353,13 +353,13 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
             }
             Event::Done { best, ponder } => {
                 result = match (best, ponder) {
-                    (Some(b), Some(p)) => out!(
+                    (Some(b), Some(p)) => say!(
                         "bestmove {} ponder {}",
                         root.format_move(&b, MoveStyle::Standard),
                         root.play(&b).format_move(&p, MoveStyle::Standard)
                     ),
-                    (Some(b), None) => out!("bestmove {}", root.format_move(&b, MoveStyle::Standard)),
-                    (None, _) => out!("bestmove none"),
+                    (Some(b), None) => say!("bestmove {}", root.format_move(&b, MoveStyle::Standard)),
+                    (None, _) => say!("bestmove none"),
                 };
                 break;
             }

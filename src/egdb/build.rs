@@ -424,7 +424,8 @@ fn predecessors<R: Rules>(
 
 /// The slices built so far, kept in memory: the source the next slices read. A slice is found by
 /// its material's dense key (an array read: the builder and `verify` look one up for every
-/// successor of every position, where hashing the material took about 15 % of `verify`'s time, `perf record` on International 5).
+/// successor of every position, where hashing the material took about 15 % of `verify`'s time:
+/// `perf record` on International 5).
 pub struct Built<R: Rules> {
     tables: Vec<SliceTable>,
     /// For each material key, the slice's place in `tables` plus one (0: not built).
