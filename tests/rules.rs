@@ -533,12 +533,45 @@ fn russian_7_2_4_to_7_2_8() {
     draw_after::<Russian>("W:WKa1,Kc1,Ke1:BKh4:E29", "a1-b2");
     let p: Russian = pos("W:WKa1,Kc1,Ke1:BKh4:E28");
     assert_eq!(play(&p, "a1-b2").outcome(), None);
-    // 7.2.7: three pieces against a lone king holding the main road: 5 moves (10 plies).
-    draw_after::<Russian>("W:WKa3,Kc1,Ke1:BKh8:E9", "a3-b4");
+    // 7.2.7: three pieces against a lone king holding the main road: 5 moves (10 plies), counted
+    // by `D` from when the lone king stands there (rules.md §3.4).
+    draw_after::<Russian>("W:WKa3,Kc1,Ke1:BKh8:E9:D9", "a3-b4");
     // 7.2.5: 15 moves with only kings moved, both sides with kings (30 plies).
     draw_after::<Russian>("W:WKa1,c3,e3:BKh8,f6,h6:H29", "a1-b2");
     // 7.2.6: kings on both sides, 4-5 pieces, balance unchanged for 30 moves (60 plies).
     draw_after::<Russian>("W:WKa1,c3:BKh8,h6:E59", "a1-b2");
+}
+
+#[test]
+fn russian_7_2_7_counts_from_when_the_lone_king_stands_on_the_main_road() {
+    // rules.md §3.4, 7.2.7: "draw after 10 plies (5 each) once the configuration stands". Twenty
+    // plies after the ending arose the lone king steps onto the main road: the five moves start
+    // then, not at the capture that made the ending (session 16's Russian 6-piece game 40 was
+    // drawn at once by that misreading).
+    let p: Russian = pos("B:WKa3,Kc1,e3:BKh4:E20");
+    let on = play(&p, "h4-f6");
+    assert_eq!(on.outcome(), None, "the first ply on the road");
+    assert_eq!(on.clocks().road, 1);
+    // Nine more plies with the king on the road: the draw.
+    let mut q = on;
+    for (i, mv) in [
+        "a3-b4", "f6-h8", "b4-a5", "h8-g7", "a5-b4", "g7-h8", "b4-a5", "h8-g7", "a5-b4",
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert_eq!(q.outcome(), None, "ply {} on the road", i + 1);
+        q = play(&q, mv);
+    }
+    assert_eq!(q.clocks().road, 10);
+    assert_eq!(q.outcome(), Some(Outcome::Draw), "five moves each on the road");
+    // Off the road the count stops, and goes on when the king comes back (lidraughts).
+    let off = play(&on, "a3-b4");
+    let off = play(&off, "f6-e7");
+    assert_eq!(off.clocks().road, 2, "the move off the road is not counted");
+    // A capture starts the ending anew.
+    let p: Russian = pos("W:WKa1,Kc1,e3,g3:BKh8,f4:D7");
+    assert_eq!(play(&p, "e3:g5").clocks().road, 0);
 }
 
 #[test]
@@ -568,16 +601,16 @@ fn counted_draw_in_is_the_first_ply_a_counted_rule_ends_the_game() {
     assert_eq!(p.counted_draw_in(White), Some(30), "FMJD 6.3: 32 plies");
     let p: Russian = pos("W:WKa1,Kc1,Ke1:BKh4:E10");
     assert_eq!(p.counted_draw_in(White), Some(20), "7.2.4: 30 plies");
-    let p: Russian = pos("W:WKa3,Kc1,Ke1:BKh8:E1");
+    let p: Russian = pos("W:WKa3,Kc1,Ke1:BKh8:E1:D1");
     assert_eq!(
         p.counted_draw_in(White),
         Some(9),
         "7.2.7: 10 plies on the main road"
     );
     // Off the main road 7.2.4 would leave 25 plies, but the lone king to move reaches the road
-    // (h4-f6), and then 7.2.7 leaves 4 more.
+    // (h4-f6), and then 7.2.7 leaves 9 more: 10 in all.
     let p: Russian = pos("B:WKa5,Kc1,Ke1:BKh4:E5");
-    assert_eq!(p.counted_draw_in(White), Some(5), "7.2.7 a move away");
+    assert_eq!(p.counted_draw_in(White), Some(10), "7.2.7 a move away");
     let p: Russian = pos("W:WKa5,Kc1,Ke1:BKh4:E5");
     assert_eq!(
         p.counted_draw_in(White),

@@ -68,13 +68,14 @@ pub(super) fn from_fen<R: Rules>(text: &str) -> Result<Draughts<R>, PositionErro
                 seen[colour.index()] = true;
                 read_pieces::<R>(rest, colour, &mut pieces, &mut kings)?;
             }
-            'H' | 'E' | 'F' => {
+            'H' | 'E' | 'D' | 'F' => {
                 let Ok(n) = rest.parse::<u16>() else {
                     return Err(PositionError::Syntax(format!("bad counter field {field:?}")));
                 };
                 match first {
                     'H' => clocks.reversible = n,
                     'E' => clocks.ending = n,
+                    'D' => clocks.road = n,
                     _ => {}
                 }
             }
@@ -195,6 +196,9 @@ pub(super) fn to_fen<R: Rules>(pos: &Draughts<R>) -> String {
     }
     if clocks.ending > 0 {
         s.push_str(&format!(":E{}", clocks.ending));
+    }
+    if clocks.road > 0 {
+        s.push_str(&format!(":D{}", clocks.road));
     }
     s
 }

@@ -76,6 +76,11 @@ pub struct Clocks {
     pub reversible: u16,
     /// Plies since the last capture or promotion: how long the material balance has stood.
     pub ending: u16,
+    /// Russian 7.2.7: plies since the last capture that ended with three pieces (a king among
+    /// them) against a lone king standing alone on the main road. rules.md §3.4 counts them from
+    /// when that configuration stands, not from when the material arose, and as lidraughts does,
+    /// a lone king that leaves the road and comes back goes on with the count. Zero elsewhere.
+    pub road: u16,
 }
 
 /// Rule options of the square-board family, as a position carries them.
@@ -193,7 +198,7 @@ impl<R: Rules> Draughts<R> {
     pub fn clocks(&self) -> Clocks {
         self.clocks
     }
-    /// The same position with other draw-rule clocks (FEN's `H` and `E` fields).
+    /// The same position with other draw-rule clocks (FEN's `H`, `E` and `D` fields).
     pub fn with_clocks(mut self, clocks: Clocks) -> Self {
         self.clocks = clocks;
         self
@@ -298,6 +303,19 @@ impl<R: Rules> Draughts<R> {
             } else {
                 0
             },
+            // A promotion keeps the count (2 kings and a man become 3 kings: the same rule).
+            road: if R::DRAWS == DrawRules::Russian && next.on_main_road_ending() {
+                let before = if mv.captured.is_empty() {
+                    self.clocks.road
+                } else {
+                    0
+                };
+                before.saturating_add(1)
+            } else if mv.captured.is_empty() {
+                self.clocks.road
+            } else {
+                0
+            },
         };
         next.key = key ^ zobrist::BLACK_TO_MOVE;
         debug_assert_eq!(next.key, next.compute_key());
@@ -380,8 +398,13 @@ impl<R: Rules> Draughts<R> {
 
     /// [`Self::counted_draw_in`] with the pieces where they stand.
     fn counted_draw_as_placed(&self, winner: Side) -> Option<u16> {
-        let Clocks { reversible, ending } = self.clocks;
+        let Clocks {
+            reversible,
+            ending,
+            road,
+        } = self.clocks;
         let runs = (self.pieces[winner.index()] & !self.kings).is_empty();
+        let on_road = R::DRAWS == DrawRules::Russian && self.on_main_road_ending();
         let on = |k: u16| {
             self.with_clocks(Clocks {
                 reversible: if runs {
@@ -390,6 +413,7 @@ impl<R: Rules> Draughts<R> {
                     reversible
                 },
                 ending: ending.saturating_add(k),
+                road: if on_road { road.saturating_add(k) } else { road },
             })
             .is_counted_draw()
         };
@@ -414,7 +438,11 @@ impl<R: Rules> Draughts<R> {
         if self.options.no_counted_draws {
             return false;
         }
-        let Clocks { reversible, ending } = self.clocks;
+        let Clocks {
+            reversible,
+            ending,
+            road,
+        } = self.clocks;
         let count = |set: BitsOf<R>| set.count();
         let (w, b) = (self.pieces[0], self.pieces[1]);
         let kings = self.kings;
@@ -460,9 +488,11 @@ impl<R: Rules> Draughts<R> {
                     if n <= 2 && k >= 1 {
                         return ending >= 10;
                     }
-                    // 7.2.7: three pieces with a king against a lone king on the main road.
-                    if n == 3 && k >= 1 && self.lone_king_holds_main_road(s) {
-                        return ending >= 10;
+                    // 7.2.7: three pieces with a king against a lone king on the main road, 5
+                    // moves counted from when the lone king stands there (`road`); until
+                    // then the other rules run on.
+                    if n == 3 && k >= 1 && road >= 10 && self.lone_king_holds_main_road(s) {
+                        return true;
                     }
                     // 7.2.4 (D-R2): three or more kings against a lone king: 15 moves.
                     if k >= 3 && ending >= 30 {
@@ -485,6 +515,25 @@ impl<R: Rules> Draughts<R> {
                 false
             }
         }
+    }
+
+    /// Russian 7.2.7's configuration: three pieces, a king among them, against a lone king that
+    /// stands alone on the main road. A test on the piece counts first: it runs after every move.
+    #[inline]
+    fn on_main_road_ending(&self) -> bool {
+        let (w, b) = (self.pieces[0], self.pieces[1]);
+        if (w | b).count() != 4 {
+            return false;
+        }
+        let lone = |weak: BitsOf<R>| weak.count() == 1 && !(weak & self.kings).is_empty();
+        let strong = if lone(b) {
+            w
+        } else if lone(w) {
+            b
+        } else {
+            return false;
+        };
+        !(strong & self.kings).is_empty() && self.lone_king_holds_main_road(strong)
     }
 
     /// Russian 7.2.7: the weak side's lone king stands on the main road (a1-h8) and no other piece
