@@ -79,7 +79,8 @@ pub struct Clocks {
     /// Russian 7.2.7: plies since the last capture that ended with three pieces (a king among
     /// them) against a lone king standing alone on the main road. rules.md §3.4 counts them from
     /// when that configuration stands, not from when the material arose, and as lidraughts does,
-    /// a lone king that leaves the road and comes back goes on with the count. Zero elsewhere.
+    /// a lone king that leaves the road and comes back goes on with the count. Always zero in the
+    /// other variants.
     pub road: u16,
 }
 
