@@ -305,17 +305,17 @@ impl<R: Rules> Draughts<R> {
                 0
             },
             // A promotion keeps the count (2 kings and a man become 3 kings: the same rule).
-            road: if R::DRAWS == DrawRules::Russian && next.on_main_road_ending() {
-                let before = if mv.captured.is_empty() {
+            road: {
+                let kept = if mv.captured.is_empty() {
                     self.clocks.road
                 } else {
                     0
                 };
-                before.saturating_add(1)
-            } else if mv.captured.is_empty() {
-                self.clocks.road
-            } else {
-                0
+                if R::DRAWS == DrawRules::Russian && next.on_main_road_ending() {
+                    kept.saturating_add(1)
+                } else {
+                    kept
+                }
             },
         };
         next.key = key ^ zobrist::BLACK_TO_MOVE;
@@ -492,7 +492,7 @@ impl<R: Rules> Draughts<R> {
                     // 7.2.7: three pieces with a king against a lone king on the main road, 5
                     // moves counted from when the lone king stands there (`road`); until
                     // then the other rules run on.
-                    if n == 3 && k >= 1 && road >= 10 && self.lone_king_holds_main_road(s) {
+                    if road >= 10 && self.on_main_road_ending() {
                         return true;
                     }
                     // 7.2.4 (D-R2): three or more kings against a lone king: 15 moves.
@@ -534,21 +534,13 @@ impl<R: Rules> Draughts<R> {
         } else {
             return false;
         };
-        !(strong & self.kings).is_empty() && self.lone_king_holds_main_road(strong)
-    }
-
-    /// Russian 7.2.7: the weak side's lone king stands on the main road (a1-h8) and no other piece
-    /// does.
-    fn lone_king_holds_main_road(&self, strong: BitsOf<R>) -> bool {
-        let road = (0..R::Board::SQUARES)
-            .filter_map(|i| R::Board::bit_of(i + 1))
-            .filter(|&b| {
-                let (c, r) = R::Board::coords(b);
-                c + r + 1 == R::Board::WIDTH
-            })
-            .fold(BitsOf::<R>::EMPTY, |m, b| m | BitsOf::<R>::bit(b));
-        let weak = (self.pieces[0] | self.pieces[1]) & !strong;
-        !(weak & road).is_empty() && (strong & road).is_empty()
+        // The main road a1-h8: the squares whose column and row (from 0) add up to the last.
+        let on_road = |b: u32| {
+            let (c, r) = R::Board::coords(b);
+            c + r + 1 == R::Board::WIDTH
+        };
+        let weak = (w | b) & !strong;
+        !(strong & self.kings).is_empty() && weak.iter().any(on_road) && !strong.iter().any(on_road)
     }
 
     /// Whether perft may make the moves of the side to move on the piece sets alone
