@@ -461,6 +461,28 @@ impl<R: Rules> Built<R> {
         let s = *self.slot.get(m.key())?;
         s.checked_sub(1).map(|s| &self.tables[s as usize])
     }
+    /// Frees the slices of `top` pieces (the most being built) that neither `next` nor any slice
+    /// after it in build order ([`Material::all_up_to`]) can read: those with fewer men than
+    /// `next`'s men minus one, once `next` has `top` pieces. A slice reads only slices with fewer
+    /// pieces (a capture removes at least one: so every slice below `top` stays) and, with as many
+    /// pieces, the slices with one man fewer (a promotion turns one man into a king); its
+    /// colour-swapped twin has as many men. This bounds the builder's memory by the slices below
+    /// `top` plus two levels of men at `top`, instead of every slice built. Returns the bytes freed.
+    pub fn release_before(&mut self, next: Material, top: u32) -> usize {
+        if next.total() != top {
+            return 0;
+        }
+        let mut freed = 0;
+        for t in &mut self.tables {
+            let m = t.index.material;
+            if m.total() == top && m.men() + 1 < next.men() && !t.codes.is_empty() {
+                freed += t.codes.len() * 2;
+                t.codes = Vec::new();
+                self.slot[m.key()] = 0;
+            }
+        }
+        freed
+    }
     /// Bytes held (two a position).
     pub fn bytes(&self) -> usize {
         self.tables.iter().map(|t| t.codes.len() * 2).sum()
@@ -549,5 +571,44 @@ fn decided<R: Rules>(pos: &Draughts<R>) -> bool {
             pos.generate(&mut moves);
             moves.first().is_some_and(|mv| !pos.is_capture(mv))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::rules::RussianRules;
+
+    /// The memory bound of `build` and `verify`: walking the build order to 5 pieces, a slice
+    /// that a later slice may read (fewer pieces, or as many with one man fewer) is never freed,
+    /// and the 5-piece slices are freed two levels of men behind, so less than all is held.
+    #[test]
+    fn release_keeps_what_later_slices_read_and_frees_the_rest() {
+        let top = 5;
+        let order = Material::all_up_to(top);
+        let mut built = Built::<RussianRules>::default();
+        let (mut held, mut peak, mut all) = (0usize, 0usize, 0usize);
+        for (i, &m) in order.iter().enumerate() {
+            held -= built.release_before(m, top);
+            for later in &order[i..] {
+                for &earlier in &order[..i] {
+                    let read = earlier.total() < later.total() || earlier.men() + 1 >= later.men();
+                    if read {
+                        assert!(built.get(earlier).is_some(), "{earlier} freed before {later}");
+                    }
+                }
+            }
+            let len = SliceIndex::new::<RussianRules>(m).len() as usize;
+            built.insert(SliceTable {
+                index: SliceIndex::new::<RussianRules>(m),
+                codes: vec![0; len],
+            });
+            held += len * 2;
+            all += len * 2;
+            peak = peak.max(held);
+            assert_eq!(held, built.bytes());
+        }
+        assert!(built.get(Material::parse("0401").unwrap()).is_none());
+        assert!(peak < all * 3 / 4, "peak {peak} of {all} bytes");
     }
 }

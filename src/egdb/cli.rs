@@ -2,7 +2,7 @@
 
 use super::build::{Built, build_slice, mirror_slice, swapped};
 use super::file;
-use super::index::Material;
+use super::index::{Material, SliceIndex};
 use super::registry::{self, Tables, read_slice, slice_path};
 use super::{Code, Source, Value, best_move, parent_code, preference, solve, supports};
 use crate::draughts::Draughts;
@@ -85,7 +85,9 @@ pub struct BuildArgs {
     /// 0201); the slices it converts into must be built already.
     #[arg(long)]
     pub slice: Option<String>,
-    /// Print the slices in build order (the dependency order) and stop.
+    /// Print the slices in build order (the dependency order) with their pieces, men and indices
+    /// (both sides to move; the builder holds two bytes an index while a slice is in memory), and
+    /// stop.
     #[arg(long)]
     pub list: bool,
 }
@@ -165,10 +167,12 @@ pub fn build_all<R: Rules>(
             .collect(),
         None => Material::all_up_to(pieces),
     };
+    let top = only.map_or(pieces, Material::total);
     let mut built = Built::<R>::default();
     let mut lines = Vec::new();
     let started = Instant::now();
     for m in order {
+        built.release_before(m, top);
         let path = slice_path(dir, R::ENDGAME, m);
         if path.exists() {
             match read_slice::<R>(dir, m) {
@@ -248,7 +252,12 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
     let only = a.slice.as_deref().map(Material::parse).transpose()?;
     if a.list {
         for (i, m) in Material::all_up_to(a.pieces).iter().enumerate() {
-            crate::say!("{i} {m} pieces {} men {}", m.total(), m.men())?;
+            crate::say!(
+                "{i} {m} pieces {} men {} indices {}",
+                m.total(),
+                m.men(),
+                SliceIndex::new::<R>(*m).len()
+            )?;
         }
         return Ok(());
     }
@@ -287,8 +296,9 @@ fn probe<R: Rules>(a: &ProbeArgs) -> Result<(), String> {
 /// positions checked.
 ///
 /// Every file's checksum is checked first; then the slices are decoded one by one, in build order,
-/// and kept decoded (two bytes an index, as `build` keeps them: 6.3 GB for International to 5
-/// pieces), so a successor's value is an array read rather than the decoding of a block per probe.
+/// and kept decoded while a later slice can read them (two bytes an index, as `build` keeps them;
+/// see [`Built::release_before`]), so a successor's value is an array read rather than the
+/// decoding of a block per probe.
 ///
 /// # Errors
 /// A corrupt file, or a value that disagrees (the first few are named).
@@ -307,6 +317,7 @@ pub fn verify_all<R: Rules>(
     for m in Material::all_up_to(pieces) {
         let Some(f) = tables.slice(m) else { continue };
         let t0 = Instant::now();
+        decoded.release_before(m, pieces);
         decoded.insert(super::build::SliceTable {
             index: f.index.clone(),
             codes: f.decode_all(),
