@@ -121,6 +121,14 @@ impl<M> DerefMut for MoveList<M> {
     }
 }
 
+impl<M> Extend<M> for MoveList<M> {
+    /// Appends every item: one capacity check for an iterator of known length, not one a move.
+    #[inline(always)]
+    fn extend<I: IntoIterator<Item = M>>(&mut self, items: I) {
+        self.0.extend(items);
+    }
+}
+
 impl<'a, M> IntoIterator for &'a MoveList<M> {
     type Item = &'a M;
     type IntoIter = std::slice::Iter<'a, M>;

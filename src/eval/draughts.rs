@@ -350,7 +350,10 @@ impl<R: Rules> Evaluate for Draughts<R> {
         Draughts::capture_free(self)
     }
     fn move_slot(mv: &Self::Move) -> usize {
-        (usize::from(mv.from) << 7 | usize::from(mv.to)) & (super::HISTORY_SLOTS - 1)
+        // Squares are bit indices: below 64 on boards up to 10x10, where six bits a square keep
+        // the side's history in 4,096 slots (16 KiB, one cache-friendly block); 12x12 needs seven.
+        let shift = if <BitsOf<R> as Bits>::WIDTH <= 64 { 6 } else { 7 };
+        (usize::from(mv.from) << shift | usize::from(mv.to)) & (super::HISTORY_SLOTS - 1)
     }
     fn move_gain(&self, mv: &Self::Move) -> i32 {
         mv.captured.count() as i32 + 2 * (mv.captured & self.kings()).count() as i32

@@ -180,11 +180,10 @@ impl<G: Evaluate> Search<'_, G> {
             self.tt.prefetch(c.key());
             next = Some(c);
         }
-        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
+        let mut scores = MoveList::new();
+        self.score_moves(pos, &moves, tt_move, ply, &mut scores);
         let mut index: MoveList<u16> = MoveList::new();
-        for i in 0..moves.len() {
-            index.push(i as u16);
-        }
+        index.extend(0..moves.len() as u16);
         // A forced reply costs little to look one ply further into; the ply cap keeps chains of
         // forced moves (MuchADo can cycle through them) from running away.
         let extension = i32::from(moves.len() == 1 && ply < 2 * self.root_depth);
