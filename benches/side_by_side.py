@@ -6,13 +6,16 @@ International start and the ten middle games of README "Against Scan 2.0, side b
 2.0 searches through its first Hub protocol (`hub`, `set book false`, `init`, `pos`, `time`,
 `go`; its last `info` line counts) and then each Tempo binary runs `tempo search --movetime`
 (its last completed iteration counts), so the engines meet the machine in the same minute.
+Scan's last `info` line is that of an iteration it had started (it reports each new best root
+move, the first of an iteration included, and nothing when an iteration ends): `--completed`
+asks Scan a second time, to that depth, whether it completes it within the time.
 Prints one line a position and, per Tempo binary, the ratio of its nodes/s to Scan's (mean,
 median, range) and its depth minus Scan's.
 
 Scan is not part of Tempo: build it yourself from its public repository (see README) and give
 its directory (with `scan` and its `data/`).
 
-usage: side_by_side.py POSITIONS SCAN_DIR TEMPO [TEMPO ...] [--ms 1000]
+usage: side_by_side.py POSITIONS SCAN_DIR TEMPO [TEMPO ...] [--ms 1000] [--completed]
 """
 import argparse
 import statistics
@@ -31,7 +34,9 @@ def hub1_position(fen):
     return side.lower() + ''.join(squares)
 
 
-def scan_search(scan_dir, fen, ms):
+def scan_search(scan_dir, fen, ms, depth=None):
+    """Scan's last `info` line within `ms` milliseconds: (depth, nodes/s). With `depth`, a search
+    to that depth instead (its time limit far away): (depth, seconds from `go` to `move`)."""
     proc = subprocess.Popen([scan_dir + '/scan', 'hub'], cwd=scan_dir, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, bufsize=1)
 
@@ -52,7 +57,12 @@ def scan_search(scan_dir, fen, ms):
     until('ready')
     # The limit after `pos`, which resets it.
     send('pos ' + hub1_position(fen))
-    send('time %d' % ms)
+    if depth is None:
+        send('time %d' % ms)
+    else:
+        send('depth %d' % depth)
+        send('time %d' % 1000000)
+    start = time.monotonic()
     send('go')
     last = None
     for line in proc.stdout:
@@ -60,10 +70,22 @@ def scan_search(scan_dir, fen, ms):
             last = line.split()
         if line.startswith('move'):
             break
+    seconds = time.monotonic() - start
     send('quit')
     proc.wait()
+    if depth is not None:
+        return depth, seconds
     # info DEPTH PLY SCORE NODES TIME SPEED PV
     return int(last[1]), int(last[4]) / float(last[5])
+
+
+def scan_completed(scan_dir, fen, ms, shown):
+    """The deepest iteration Scan completes within `ms`. Scan sends `info` whenever the root's
+    best move changes, the first move of each iteration included, and nothing when an iteration
+    ends; so the depth of its last `info` line, `shown`, is an iteration that had started, and
+    `shown - 1` had completed. Whether `shown` completed too is asked by a search to that depth."""
+    _, seconds = scan_search(scan_dir, fen, ms, depth=shown)
+    return shown if seconds <= ms / 1000 else shown - 1
 
 
 def tempo_search(binary, fen, ms):
@@ -81,6 +103,9 @@ def main():
     ap.add_argument('scan_dir')
     ap.add_argument('tempo', nargs='+')
     ap.add_argument('--ms', type=int, default=1000, help='milliseconds a search (default 1000)')
+    ap.add_argument('--completed', action='store_true',
+                    help="compare with the depth Scan completes (a second Scan search to the depth of "
+                         "its last info line), not the depth of that line")
     a = ap.parse_args()
     fens = [line.strip() for line in open(a.positions) if line.strip()]
     load = open('/proc/loadavg').read().split()[:3]
@@ -90,6 +115,10 @@ def main():
     for i, fen in enumerate(fens):
         sd, sn = scan_search(a.scan_dir, fen, a.ms)
         row = ['position %d' % i, 'Scan d%d %.2f M' % (sd, sn / 1e6)]
+        if a.completed:
+            shown = sd
+            sd = scan_completed(a.scan_dir, fen, a.ms, shown)
+            row[1] = 'Scan d%d (shown d%d) %.2f M' % (sd, shown, sn / 1e6)
         for b in a.tempo:
             td, tn = tempo_search(b, fen, a.ms)
             ratios[b].append(tn / sn)
