@@ -10,32 +10,46 @@
 //! longest of them, found when the last of them is reached (the counts). What is never reached is
 //! a draw. Predecessors inside a slice are found by un-making quiet moves (a king slides back
 //! along a diagonal, a man steps back, and a Frisian king-move run goes back one step), which is
-//! exact for the variants [`super::supports`] accepts. Passes A and B run on several threads; the
-//! backward sweep is sequential and cheap.
+//! exact for the variants [`super::supports`] accepts.
+//!
+//! **Two bytes an index.** The whole state of the solve lives in one `u16` per index (the
+//! solve-time tags below), so the largest slice this machine builds (Frisian 1112, 6.9 G indices)
+//! takes 13.9 GB rather than the 41.7 GB of separate class, value, count and loss arrays. The
+//! backward sweep has no queue of indices either (a queue of 64-bit indices could outgrow the
+//! slice): level `n` scans the slice for the positions decided at distance `n`, on every thread,
+//! and updates their predecessors with atomic operations. Within a level every update has the
+//! same kind (all wins when the level's positions are lost, all count decrements when they are
+//! won), so the result does not depend on the threads' order.
 
+use super::file::{Encoder, SliceFile};
 use super::index::{Material, SliceIndex};
-use super::{Code, LOST_NOW, Source, parent_code, preference, solve};
+use super::{Code, DRAW, LOST_NOW, Source, parent_code, preference, solve};
 use crate::bits::Bits;
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
 use crate::draughts::{BitsOf, Draughts, KingRun};
 use crate::game::{Game, MoveList, Side};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicUsize, Ordering};
 use std::time::Instant;
 
-/// Class of an index: names no position.
-const INVALID: u8 = 0;
-/// Class of an index: value known from pass A (no move, or a capture pending).
-const FIXED: u8 = 1;
-/// Class of an index: quiet, decided by the backward sweep.
-const QUIET: u8 = 2;
-/// A value not yet known.
-const UNSET: Code = Code::MAX;
-/// `loss` mark of a position that cannot lose (an exit draws or wins).
-const CANNOT_LOSE: u16 = u16::MAX;
+/// Solve-time tag: a quiet position not yet decided. Below it, [`PENDING`] or a count of the
+/// moves inside the slice whose values are not yet known.
+const UNDECIDED: u16 = 0x8000;
+/// With [`UNDECIDED`]: the position cannot lose, or has no move inside the slice; the low bits
+/// are the distance at which it is decided unless a shorter win comes first ([`NEVER`]: none, it
+/// draws unless one comes). Without [`UNDECIDED`]: a position with a capture pending or no move,
+/// its value in the low bits (an exit for the positions that move into it).
+const PENDING: u16 = 0x4000;
+/// The low bits of the tags.
+const LOW: u16 = 0x3FFF;
+/// Pending distance of a position that cannot lose and has no winning exit.
+const NEVER: u16 = LOW;
+/// Solve-time code of an index that names no position.
+const INVALID: u16 = PENDING | LOW;
 /// Indices handed to a thread at a time.
 const CHUNK: usize = 1 << 14;
+/// Codes a mirrored slice computes between two encodings (a whole number of blocks).
+const MIRROR_GROUP: usize = 1 << 22;
 
 /// A built slice: its index and the code of every index (capture positions hold their resolved
 /// value, indices that name no position hold a draw).
@@ -63,36 +77,65 @@ pub struct BuildStats {
     pub longest: u32,
 }
 
-/// Runs `f` on every chunk of the zipped arrays on `threads` threads.
-fn par_chunks<A: Send, B: Send, F>(a: &mut [A], b: &mut [B], threads: usize, f: F)
+/// Runs `f(start, end)` on consecutive ranges of `0..len` of [`CHUNK`] indices, on `threads`
+/// threads.
+fn par_ranges<F>(len: usize, threads: usize, f: F)
 where
-    F: Fn(usize, &mut [A], &mut [B]) + Sync,
+    F: Fn(usize, usize) + Sync,
 {
-    let work: Vec<(usize, &mut [A], &mut [B])> = a
-        .chunks_mut(CHUNK)
-        .zip(b.chunks_mut(CHUNK))
-        .enumerate()
-        .map(|(i, (x, y))| (i * CHUNK, x, y))
-        .collect();
-    let queue = Mutex::new(work);
+    let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
             s.spawn(|| {
                 loop {
-                    let item = queue.lock().map(|mut q| q.pop()).ok().flatten();
-                    let Some((start, x, y)) = item else { break };
-                    f(start, x, y);
+                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                    if start >= len {
+                        break;
+                    }
+                    f(start, (start + CHUNK).min(len));
                 }
             });
         }
     });
 }
 
+/// `len` codes to share between threads, each `INVALID`.
+fn shared_codes(len: usize, fill: u16) -> Vec<AtomicU16> {
+    (0..len).map(|_| AtomicU16::new(fill)).collect()
+}
+
+/// The best code among a position's successors: `lookup` answers for a successor inside the slice
+/// (by its index), the lower slices for the others (promotions and captures).
+fn best_of<R: Rules, S: Source<R> + Sync + ?Sized>(
+    lower: &S,
+    index: &SliceIndex,
+    pos: &Draughts<R>,
+    moves: &MoveList<<Draughts<R> as Game>::Move>,
+    inside: impl Fn(u64) -> Code,
+) -> Code {
+    let material = index.material;
+    let mut best: Option<Code> = None;
+    for mv in moves.iter() {
+        let child = pos.play_bare(mv);
+        let c = if !mv.promotes && Material::of(&child) == material {
+            inside(index.index(&child))
+        } else {
+            solve(lower, &child)
+                .unwrap_or_else(|| panic!("slice {material}: a move leads to a missing slice"))
+        };
+        let c = parent_code(c);
+        if best.is_none_or(|b| preference(c) > preference(b)) {
+            best = Some(c);
+        }
+    }
+    best.unwrap_or(LOST_NOW)
+}
+
 /// Builds one slice. `lower` must answer for every slice this one converts into (captures and
-/// promotions). `progress` receives lines for the user.
+/// promotions). `progress` receives lines for the user. Holds two bytes an index.
 ///
 /// # Panics
-/// If the slice has more than 2^32 indices.
+/// If a distance or a count of moves passes 16,382 (the tags' low bits).
 pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
     lower: &S,
     material: Material,
@@ -100,65 +143,52 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
     progress: &mut dyn FnMut(&str),
 ) -> (SliceTable, BuildStats) {
     let index = SliceIndex::new::<R>(material);
-    let len = index.len() as usize;
-    assert!(
-        len < u32::MAX as usize,
-        "slice {material} too large to index with u32"
-    );
+    let len = usize::try_from(index.len()).expect("a slice's indices fit the address space");
     let started = Instant::now();
-    let mut class = vec![INVALID; len];
-    let mut codes = vec![UNSET; len];
-    let done = AtomicU64::new(0);
+    let codes = shared_codes(len, INVALID);
+    let index = &index;
 
     // Pass A: classes, and the values of positions with no move or a capture pending.
-    par_chunks(&mut class, &mut codes, threads, |start, cls, val| {
-        let mut moves = MoveList::new();
-        for j in 0..cls.len() {
-            let Some(pos) = index.position::<R>((start + j) as u64) else {
-                continue;
-            };
-            moves.clear();
-            pos.generate(&mut moves);
-            if moves.is_empty() {
-                cls[j] = FIXED;
-                val[j] = LOST_NOW;
-            } else if pos.is_capture(&moves[0]) {
-                cls[j] = FIXED;
-                let mut best: Option<Code> = None;
-                for mv in moves.iter() {
-                    let c = solve(lower, &pos.play_bare(mv)).map(parent_code);
-                    let c =
-                        c.unwrap_or_else(|| panic!("slice {material}: a capture leads to a missing slice"));
-                    if best.is_none_or(|b| preference(c) > preference(b)) {
-                        best = Some(c);
-                    }
-                }
-                val[j] = best.unwrap_or(LOST_NOW);
-            } else {
-                cls[j] = QUIET;
+    {
+        let atomic = &codes[..];
+        par_ranges(len, threads, |start, end| {
+            let mut moves = MoveList::new();
+            for i in start..end {
+                let Some(pos) = index.position::<R>(i as u64) else {
+                    continue;
+                };
+                moves.clear();
+                pos.generate(&mut moves);
+                let v = if moves.is_empty() {
+                    PENDING | LOST_NOW
+                } else if pos.is_capture(&moves[0]) {
+                    // Captures lead into smaller slices only.
+                    PENDING
+                        | best_of(lower, index, &pos, &moves, |_| {
+                            unreachable!("a capture stays in its slice")
+                        })
+                } else {
+                    UNDECIDED
+                };
+                atomic[i].store(v, Ordering::Relaxed);
             }
-        }
-        done.fetch_add(cls.len() as u64, Ordering::Relaxed);
-    });
+        });
+    }
     progress(&format!(
         "slice {material}: {len} indices, classes and captures in {:.1} s",
         started.elapsed().as_secs_f64()
     ));
 
-    // Pass B: count the moves inside the slice, fold the exits.
-    let mut count = vec![0u8; len];
-    let mut loss = vec![0u16; len];
-    let pushes: Mutex<Vec<(u16, u32)>> = Mutex::new(Vec::new());
+    // Pass B: count the moves inside the slice, fold the exits. A thread writes only the quiet
+    // indices of its own range and leaves their tag bit, the only thing other threads read of
+    // them here.
+    let furthest = AtomicU32::new(0);
     {
-        let class = &class;
-        let codes = &codes;
-        let pushes = &pushes;
-        par_chunks(&mut count, &mut loss, threads, |start, cnt, lss| {
+        let atomic = &codes[..];
+        par_ranges(len, threads, |start, end| {
             let mut moves = MoveList::new();
-            let mut local = Vec::new();
-            for j in 0..cnt.len() {
-                let i = start + j;
-                if class[i] != QUIET {
+            for i in start..end {
+                if atomic[i].load(Ordering::Relaxed) & UNDECIDED == 0 {
                     continue;
                 }
                 let Some(pos) = index.position::<R>(i as u64) else {
@@ -166,7 +196,7 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
                 };
                 moves.clear();
                 pos.generate(&mut moves);
-                let mut n = 0u32;
+                let mut n = 0u16;
                 let mut win: Option<u16> = None;
                 let mut cannot_lose = false;
                 let mut longest_loss = 0u16;
@@ -174,12 +204,12 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
                     let child = pos.play_bare(mv);
                     let inside = !mv.promotes && Material::of(&child) == material;
                     let c = if inside {
-                        let k = index.index(&child) as usize;
-                        if class[k] == QUIET {
+                        let c = atomic[index.index(&child) as usize].load(Ordering::Relaxed);
+                        if c & UNDECIDED != 0 {
                             n += 1;
                             continue;
                         }
-                        codes[k]
+                        c & LOW
                     } else {
                         solve(lower, &child).unwrap_or_else(|| {
                             panic!("slice {material}: a promotion leads to a missing slice")
@@ -196,17 +226,20 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
                         _ => longest_loss = longest_loss.max(c - 1),
                     }
                 }
-                assert!(n < 256, "more than 255 moves inside a slice");
-                cnt[j] = n as u8;
-                lss[j] = if cannot_lose { CANNOT_LOSE } else { longest_loss };
-                if let Some(w) = win {
-                    local.push((w, i as u32));
-                } else if n == 0 && !cannot_lose {
-                    local.push((longest_loss, i as u32));
+                assert!(
+                    n < NEVER && longest_loss < NEVER && win.is_none_or(|d| d < NEVER),
+                    "slice {material}: a distance or move count past the tags"
+                );
+                let v = match win {
+                    Some(d) => PENDING | d,
+                    None if cannot_lose => PENDING | NEVER,
+                    None if n == 0 => PENDING | longest_loss,
+                    None => n,
+                };
+                if v & PENDING != 0 && v & LOW != NEVER {
+                    furthest.fetch_max(u32::from(v & LOW), Ordering::Relaxed);
                 }
-            }
-            if let Ok(mut p) = pushes.lock() {
-                p.extend(local);
+                atomic[i].store(UNDECIDED | v, Ordering::Relaxed);
             }
         });
     }
@@ -215,83 +248,107 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
         started.elapsed().as_secs_f64()
     ));
 
-    // The backward sweep, by distance.
-    let mut buckets: Vec<Vec<u32>> = Vec::new();
-    for (d, i) in pushes.into_inner().unwrap_or_default() {
-        let d = usize::from(d);
-        if buckets.len() <= d {
-            buckets.resize_with(d + 1, Vec::new);
-        }
-        buckets[d].push(i);
-    }
-    let mut stats = BuildStats::default();
-    let mut n = 0;
-    while n < buckets.len() {
-        let bucket = std::mem::take(&mut buckets[n]);
-        for &i in &bucket {
-            let i = i as usize;
-            if codes[i] != UNSET {
-                continue;
-            }
-            codes[i] = (n + 1) as Code;
-            stats.longest = stats.longest.max(n as u32);
-            let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i as u64) else {
-                continue;
-            };
+    // The backward sweep, level by level of distance.
+    {
+        let atomic = &codes[..];
+        let mut n: u16 = 0;
+        while u32::from(n) <= furthest.load(Ordering::Relaxed) {
+            assert!(n + 2 < NEVER, "slice {material}: a distance past the tags");
             let lost = n % 2 == 0;
-            predecessors::<R>(w, b, k, side, runs, |pw, pb, pk, pruns| {
-                let q = index.index_of(pw, pb, pk, side.opponent(), pruns) as usize;
-                if class[q] != QUIET || codes[q] != UNSET {
-                    return;
-                }
-                let target = if lost {
-                    n + 1
-                } else {
-                    count[q] = count[q]
-                        .checked_sub(1)
-                        .unwrap_or_else(|| panic!("slice {material}: more predecessors than moves"));
-                    if loss[q] != CANNOT_LOSE {
-                        loss[q] = loss[q].max((n + 1) as u16);
+            par_ranges(len, threads, |start, end| {
+                for i in start..end {
+                    let v = atomic[i].load(Ordering::Relaxed);
+                    if v == UNDECIDED | PENDING | n {
+                        atomic[i].store(n + 1, Ordering::Relaxed);
+                    } else if v != n + 1 {
+                        continue;
                     }
-                    if count[q] > 0 || loss[q] == CANNOT_LOSE {
-                        return;
-                    }
-                    usize::from(loss[q])
-                };
-                if buckets.len() <= target {
-                    buckets.resize_with(target + 1, Vec::new);
+                    let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i as u64) else {
+                        continue;
+                    };
+                    predecessors::<R>(w, b, k, side, runs, |pw, pb, pk, pruns| {
+                        let q = index.index_of(pw, pb, pk, side.opponent(), pruns) as usize;
+                        let cell = &atomic[q];
+                        let mut c = cell.load(Ordering::Relaxed);
+                        loop {
+                            if c & UNDECIDED == 0 {
+                                return;
+                            }
+                            let next = if lost {
+                                // A move to a lost position wins; a shorter win than any pending.
+                                n + 2
+                            } else if c & PENDING != 0 {
+                                // It cannot lose (or has no move inside, and is no predecessor).
+                                return;
+                            } else if c & LOW > 1 {
+                                c - 1
+                            } else {
+                                // The last move inside is won for the opponent: every successor
+                                // is decided, and the longest of them sets the loss.
+                                let pos = index.position::<R>(q as u64).unwrap_or_else(|| {
+                                    panic!("slice {material}: a predecessor names no position")
+                                });
+                                let mut moves = MoveList::new();
+                                pos.generate(&mut moves);
+                                best_of(lower, index, &pos, &moves, |k| {
+                                    let c = atomic[k as usize].load(Ordering::Relaxed);
+                                    assert!(c & UNDECIDED == 0, "slice {material}: counted moves left");
+                                    c & LOW
+                                })
+                            };
+                            match cell.compare_exchange_weak(c, next, Ordering::Relaxed, Ordering::Relaxed) {
+                                Ok(_) => {
+                                    if next & UNDECIDED == 0 {
+                                        furthest.fetch_max(u32::from(next - 1), Ordering::Relaxed);
+                                    }
+                                    return;
+                                }
+                                Err(now) => c = now,
+                            }
+                        }
+                    });
                 }
-                buckets[target].push(q as u32);
             });
+            n += 1;
+            if n % 32 == 0 {
+                progress(&format!(
+                    "slice {material}: distance {n} of at least {} in {:.1} s",
+                    furthest.load(Ordering::Relaxed),
+                    started.elapsed().as_secs_f64()
+                ));
+            }
         }
-        n += 1;
     }
+
     // Indices the tables do not decide hold the code before them (longer runs in the file).
-    let mut prev = super::DRAW;
-    for i in 0..len {
-        match class[i] {
-            INVALID => codes[i] = prev,
-            FIXED => {
-                stats.positions += 1;
-                if codes[i] != LOST_NOW {
-                    stats.captures += 1;
-                } else {
-                    stats.losses += 1;
-                }
-                codes[i] = prev;
+    let mut stats = BuildStats::default();
+    let mut prev = DRAW;
+    // Same size and alignment: collected in place.
+    let mut codes: Vec<Code> = codes.into_iter().map(AtomicU16::into_inner).collect();
+    for c in &mut codes {
+        let v = *c;
+        if v == INVALID {
+            *c = prev;
+        } else if v & UNDECIDED == 0 && v & PENDING != 0 {
+            stats.positions += 1;
+            if v & LOW != LOST_NOW {
+                stats.captures += 1;
+            } else {
+                stats.losses += 1;
             }
-            _ => {
-                stats.positions += 1;
-                if codes[i] == UNSET {
-                    codes[i] = super::DRAW;
-                }
-                match codes[i] {
-                    0 => stats.draws += 1,
-                    c if c % 2 == 0 => stats.wins += 1,
-                    _ => stats.losses += 1,
-                }
-                prev = codes[i];
+            *c = prev;
+        } else {
+            stats.positions += 1;
+            if v & UNDECIDED != 0 {
+                *c = DRAW;
             }
+            match *c {
+                0 => stats.draws += 1,
+                d if d % 2 == 0 => stats.wins += 1,
+                _ => stats.losses += 1,
+            }
+            stats.longest = stats.longest.max(u32::from(c.saturating_sub(1)));
+            prev = *c;
         }
     }
     progress(&format!(
@@ -304,7 +361,13 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
         stats.draws,
         stats.longest
     ));
-    (SliceTable { index, codes }, stats)
+    (
+        SliceTable {
+            index: index.clone(),
+            codes,
+        },
+        stats,
+    )
 }
 
 /// Calls `f` with the piece sets (White, Black, kings) and Frisian runs of every position from
@@ -422,44 +485,87 @@ fn predecessors<R: Rules>(
     }
 }
 
+/// A slice held by [`Built`]: decoded (two bytes an index, an array read a look-up) or as its
+/// file (a block decoded a look-up), for slices too large to hold decoded beside the one being
+/// built.
+pub enum Held {
+    /// Every code, in index order.
+    Decoded(SliceTable),
+    /// The compressed file.
+    Packed(SliceFile),
+}
+
+impl Held {
+    /// Bytes in memory.
+    pub fn bytes(&self) -> usize {
+        match self {
+            Held::Decoded(t) => t.codes.len() * 2,
+            Held::Packed(f) => f.bytes(),
+        }
+    }
+}
+
 /// The slices built so far, kept in memory: the source the next slices read. A slice is found by
 /// its material's dense key (an array read: the builder and `verify` look one up for every
 /// successor of every position, where hashing the material took about 15 % of `verify`'s time:
 /// `perf record` on International 5).
 pub struct Built<R: Rules> {
-    tables: Vec<SliceTable>,
-    /// For each material key, the slice's place in `tables` plus one (0: not built).
-    slot: Vec<u32>,
+    /// For each material key, the slice if held.
+    held: Vec<Option<Held>>,
     rules: std::marker::PhantomData<R>,
 }
 
 impl<R: Rules> Default for Built<R> {
     fn default() -> Self {
         Built {
-            tables: Vec::new(),
-            slot: vec![0; Material::KEYS],
+            held: (0..Material::KEYS).map(|_| None).collect(),
             rules: std::marker::PhantomData,
         }
     }
 }
 
 impl<R: Rules> Built<R> {
-    /// Adds a slice (replacing one of the same material).
+    /// Adds a decoded slice (replacing one of the same material).
     pub fn insert(&mut self, t: SliceTable) {
         let k = t.index.material.key();
-        match self.slot[k] {
-            0 => {
-                self.tables.push(t);
-                self.slot[k] = self.tables.len() as u32;
-            }
-            s => self.tables[s as usize - 1] = t,
-        }
+        self.held[k] = Some(Held::Decoded(t));
     }
-    /// A slice, if built.
+    /// Adds a slice as its file (replacing one of the same material).
+    pub fn insert_packed(&mut self, f: SliceFile) {
+        let k = f.index.material.key();
+        self.held[k] = Some(Held::Packed(f));
+    }
+    /// A slice, if held decoded.
     #[inline]
     pub fn get(&self, m: Material) -> Option<&SliceTable> {
-        let s = *self.slot.get(m.key())?;
-        s.checked_sub(1).map(|s| &self.tables[s as usize])
+        match self.held.get(m.key())? {
+            Some(Held::Decoded(t)) => Some(t),
+            _ => None,
+        }
+    }
+    /// Whether a slice is held, decoded or not.
+    pub fn has(&self, m: Material) -> bool {
+        self.held.get(m.key()).is_some_and(Option::is_some)
+    }
+    /// Bytes held for a slice (0 if not held).
+    pub fn bytes_of(&self, m: Material) -> usize {
+        self.held[m.key()].as_ref().map_or(0, Held::bytes)
+    }
+    /// Drops a slice; returns the bytes freed.
+    pub fn remove(&mut self, m: Material) -> usize {
+        self.held[m.key()].take().map_or(0, |h| h.bytes())
+    }
+    /// The materials held, with `top` pieces.
+    pub fn held_at(&self, top: u32) -> Vec<Material> {
+        self.held
+            .iter()
+            .flatten()
+            .map(|h| match h {
+                Held::Decoded(t) => t.index.material,
+                Held::Packed(f) => f.index.material,
+            })
+            .filter(|m| m.total() == top)
+            .collect()
     }
     /// Frees the slices of `top` pieces (the most being built) that neither `next` nor any slice
     /// after it in build order ([`Material::all_up_to`]) can read: those with fewer men than
@@ -473,27 +579,26 @@ impl<R: Rules> Built<R> {
             return 0;
         }
         let mut freed = 0;
-        for t in &mut self.tables {
-            let m = t.index.material;
-            if m.total() == top && m.men() + 1 < next.men() && !t.codes.is_empty() {
-                freed += t.codes.len() * 2;
-                t.codes = Vec::new();
-                self.slot[m.key()] = 0;
+        for m in self.held_at(top) {
+            if m.men() + 1 < next.men() {
+                freed += self.remove(m);
             }
         }
         freed
     }
-    /// Bytes held (two a position).
+    /// Bytes held (two a position for decoded slices, the file's for the others).
     pub fn bytes(&self) -> usize {
-        self.tables.iter().map(|t| t.codes.len() * 2).sum()
+        self.held.iter().flatten().map(Held::bytes).sum()
     }
 }
 
 impl<R: Rules> Source<R> for Built<R> {
     #[inline]
     fn lookup(&self, pos: &Draughts<R>) -> Option<Code> {
-        let t = self.get(Material::of(pos))?;
-        t.codes.get(t.index.index(pos) as usize).copied()
+        match self.held.get(Material::of(pos).key())?.as_ref()? {
+            Held::Decoded(t) => t.codes.get(t.index.index(pos) as usize).copied(),
+            Held::Packed(f) => f.get(f.index.index(pos)),
+        }
     }
 }
 
@@ -529,36 +634,77 @@ pub fn swapped(m: Material) -> Material {
     }
 }
 
-/// A slice made from its colour-swapped twin: the rules of the supported variants are the same
-/// for both colours once the board is turned (men step toward the far row, FMJD 3.4), so a
-/// position and its turned, colour-swapped copy with the other side to move have one value.
-/// Indices the tables do not decide (no position, a capture pending, no move) hold the code
-/// before them, as in a solved slice: copying the twin's filler there, in the twin's order, made
-/// the mirrored files twice the size of their twins' (session 15: 117.1 MB against 59.0 MB for
-/// Russian's 5-piece slices, 966.5 MB against 528.9 MB for International's).
-pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
+/// The file of a slice made from its colour-swapped twin: the rules of the supported variants
+/// are the same for both colours once the board is turned (men step toward the far row, FMJD
+/// 3.4), so a position and its turned, colour-swapped copy with the other side to move have one
+/// value. Indices the tables do not decide (no position, a capture pending, no move) hold the
+/// code before them, as in a solved slice: copying the twin's filler there, in the twin's order,
+/// made the mirrored files twice the size of their twins' (session 15: 117.1 MB against 59.0 MB
+/// for Russian's 5-piece slices, 966.5 MB against 528.9 MB for International's).
+///
+/// The codes are computed a group at a time on `threads` threads and encoded as they come, so
+/// only the twin is held decoded (Frisian 1211 is 6.9 G indices, 13.9 GB decoded).
+pub fn mirror_file<R: Rules>(twin: &SliceTable, m: Material, threads: usize) -> Vec<u8> {
     debug_assert_eq!(swapped(twin.index.material), m);
     let index = SliceIndex::new::<R>(m);
-    let mut prev = super::DRAW;
-    let codes = (0..index.len())
-        .map(|i| {
-            if let Some(pos) = index.position::<R>(i)
-                && decided(&pos)
-                && let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i)
-            {
-                let j = twin.index.index_of(
-                    turn::<R>(b),
-                    turn::<R>(w),
-                    turn::<R>(k),
-                    side.opponent(),
-                    [turn_run::<R>(runs[1]), turn_run::<R>(runs[0])],
-                );
-                prev = twin.codes[j as usize];
+    let len = usize::try_from(index.len()).expect("a slice's indices fit the address space");
+    // Every decided position of the twin is the image of one of this slice's, and the filler
+    // copies decided codes: the largest code is the twin's.
+    let max_code = twin.codes.iter().copied().max().unwrap_or(DRAW);
+    let mut enc = Encoder::new(max_code);
+    let group = shared_codes(MIRROR_GROUP.min(len), DRAW);
+    let mut part = Vec::with_capacity(group.len());
+    let mut prev = DRAW;
+    let mut base = 0;
+    while base < len {
+        let size = MIRROR_GROUP.min(len - base);
+        {
+            let atomic = &group[..size];
+            par_ranges(size, threads, |start, end| {
+                for j in start..end {
+                    let i = (base + j) as u64;
+                    let mut v = UNDECIDED;
+                    if let Some(pos) = index.position::<R>(i)
+                        && decided(&pos)
+                        && let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i)
+                    {
+                        let t = twin.index.index_of(
+                            turn::<R>(b),
+                            turn::<R>(w),
+                            turn::<R>(k),
+                            side.opponent(),
+                            [turn_run::<R>(runs[1]), turn_run::<R>(runs[0])],
+                        );
+                        v = twin.codes[t as usize];
+                    }
+                    atomic[j].store(v, Ordering::Relaxed);
+                }
+            });
+        }
+        part.clear();
+        part.extend(group[..size].iter().map(|a| a.load(Ordering::Relaxed)));
+        for c in part.iter_mut() {
+            if *c == UNDECIDED {
+                *c = prev;
+            } else {
+                prev = *c;
             }
-            prev
-        })
-        .collect();
-    SliceTable { index, codes }
+        }
+        enc.push(&part);
+        base += size;
+    }
+    enc.finish(R::ENDGAME, &index)
+}
+
+/// A slice made from its colour-swapped twin, decoded (see [`mirror_file`]).
+pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
+    let index = SliceIndex::new::<R>(m);
+    let f = SliceFile::decode(R::ENDGAME, index.clone(), mirror_file::<R>(twin, m, 1))
+        .expect("a file just encoded decodes");
+    SliceTable {
+        index,
+        codes: f.decode_all(),
+    }
 }
 
 /// Whether the tables decide a position by its own stored value: its side to move has a move and

@@ -1,6 +1,6 @@
 //! `tempo egdb build | probe | verify`.
 
-use super::build::{Built, build_slice, mirror_slice, swapped};
+use super::build::{Built, build_slice, swapped};
 use super::file;
 use super::index::{Material, SliceIndex};
 use super::registry::{self, Tables, read_slice, slice_path};
@@ -90,6 +90,11 @@ pub struct BuildArgs {
     /// stop.
     #[arg(long)]
     pub list: bool,
+    /// Memory to plan for, in GB (default: three quarters of the machine's). A slice being built
+    /// takes about 2.5 bytes an index; the slices it reads are held decoded (two bytes an index)
+    /// while they fit, else read from their files.
+    #[arg(long)]
+    pub memory: Option<f64>,
 }
 
 /// Arguments of `tempo egdb probe`.
@@ -145,8 +150,90 @@ pub fn run(args: &EgdbArgs) -> Result<(), String> {
     }, Err(format!("no endgame tables for {} (supported: the diagonal variants with the normal goal)", v.name())))
 }
 
+/// The memory `build` plans for by default: three quarters of the machine's (from
+/// `/proc/meminfo`), or 8 GB where that cannot be read.
+pub fn default_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb * 1024 / 4 * 3)
+        })
+        .unwrap_or(8 << 30)
+}
+
+/// Bytes the builder plans for a slice of `len` indices while it solves and encodes it: two an
+/// index for the codes, and the file being written (measured below half a byte an index for the
+/// 5- and 6-piece slices, README "egdb").
+fn solve_bytes(len: u64) -> u64 {
+    len * 2 + len / 2
+}
+
+/// Before a slice of `top` pieces is built: holds decoded what it reads (its twin to mirror, or
+/// the slices its promotions lead to) as far as `memory` allows, the rest of those as their
+/// files, and drops the other slices of `top` pieces (they are on disk, read again when a later
+/// slice needs them). Slices with fewer pieces stay decoded.
+fn prepare<R: Rules>(
+    built: &mut Built<R>,
+    dir: &Path,
+    m: Material,
+    mirror: bool,
+    memory: u64,
+) -> Result<(), String> {
+    let mut wanted: Vec<Material> = Vec::new();
+    if mirror {
+        wanted.push(swapped(m));
+    } else {
+        if m.wm > 0 {
+            wanted.push(Material {
+                wm: m.wm - 1,
+                wk: m.wk + 1,
+                ..m
+            });
+        }
+        if m.bm > 0 {
+            wanted.push(Material {
+                bm: m.bm - 1,
+                bk: m.bk + 1,
+                ..m
+            });
+        }
+    }
+    for held in built.held_at(m.total()) {
+        if !wanted.contains(&held) {
+            built.remove(held);
+        }
+    }
+    let len = |x: Material| SliceIndex::new::<R>(x).len();
+    wanted.sort_by_key(|&x| len(x));
+    let own = if mirror { len(m) / 2 } else { solve_bytes(len(m)) };
+    for x in wanted {
+        let decoded = built.get(x).is_some();
+        let packed = built.has(x) && !decoded;
+        let others = built.bytes() as u64 - built.bytes_of(x) as u64;
+        let fits = mirror || others + own + 2 * len(x) <= memory;
+        if decoded && fits || packed && !fits {
+            continue;
+        }
+        built.remove(x);
+        let f = read_slice::<R>(dir, x)?;
+        if fits {
+            let codes = f.decode_all();
+            built.insert(super::build::SliceTable {
+                index: f.index.clone(),
+                codes,
+            });
+        } else {
+            built.insert_packed(f);
+        }
+    }
+    Ok(())
+}
+
 /// Builds (or resumes) every slice up to `pieces` of variant `R` in `dir`; returns the figures
-/// line of each slice built or kept.
+/// line of each slice built or kept. `memory` (bytes) bounds what the builder plans to hold: a
+/// slice it reads that does not fit decoded is read from its file, a block a look-up.
 ///
 /// # Errors
 /// I/O errors, or a missing dependency with `--slice`.
@@ -154,6 +241,7 @@ pub fn build_all<R: Rules>(
     dir: &Path,
     pieces: u32,
     threads: usize,
+    memory: u64,
     only: Option<Material>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Vec<String>, String> {
@@ -177,14 +265,17 @@ pub fn build_all<R: Rules>(
         if path.exists() {
             match read_slice::<R>(dir, m) {
                 Ok(f) => {
-                    let codes = f.decode_all();
-                    built.insert(super::build::SliceTable {
-                        index: f.index.clone(),
-                        codes,
-                    });
                     if only.is_none_or(|o| o == m) {
                         log(&format!("slice {m}: kept ({} bytes, checksum sound)", f.bytes()));
                     }
+                    if m.total() < top {
+                        let codes = f.decode_all();
+                        built.insert(super::build::SliceTable {
+                            index: f.index.clone(),
+                            codes,
+                        });
+                    }
+                    // A slice of `top` pieces is read again when a later one needs it.
                     continue;
                 }
                 Err(e) => log(&format!("slice {m}: rebuilding: {e}")),
@@ -196,11 +287,12 @@ pub fn build_all<R: Rules>(
         }
         let t0 = Instant::now();
         let twin = swapped(m);
-        if twin != m
-            && let Some(src) = built.get(twin)
-        {
-            let table = mirror_slice::<R>(src, m);
-            let bytes = file::encode(R::ENDGAME, &table.index, &table.codes);
+        let mirror = twin != m && (built.has(twin) || slice_path(dir, R::ENDGAME, twin).exists());
+        if m.total() == top {
+            prepare(&mut built, dir, m, mirror, memory)?;
+        }
+        if mirror && let Some(src) = built.get(twin) {
+            let bytes = super::build::mirror_file::<R>(src, m, threads);
             write_atomic(&path, &bytes)?;
             let line = format!(
                 "{} {m} pieces {} mirrored from {twin} time {:.2} s bytes {}",
@@ -211,7 +303,14 @@ pub fn build_all<R: Rules>(
             );
             log(&line);
             lines.push(line);
-            built.insert(table);
+            if m.total() < top {
+                let f = file::SliceFile::decode(R::ENDGAME, SliceIndex::new::<R>(m), bytes)?;
+                let codes = f.decode_all();
+                built.insert(super::build::SliceTable {
+                    index: f.index,
+                    codes,
+                });
+            }
             continue;
         }
         let (table, stats) = build_slice::<R, _>(&built, m, threads, log);
@@ -226,7 +325,7 @@ pub fn build_all<R: Rules>(
             bytes.len(),
             bytes.len() as f64 / stats.positions.max(1) as f64,
             stats.longest,
-            (built.bytes() + table.codes.len() * 8) as f64 / 1e6
+            (built.bytes() + table.codes.len() * 2 + bytes.len()) as f64 / 1e6
         );
         log(&line);
         lines.push(line);
@@ -262,7 +361,8 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
         return Ok(());
     }
     let threads = a.threads.unwrap_or_else(default_threads).max(1);
-    build_all::<R>(&a.dir, a.pieces, threads, only, &mut |s| eprintln!("{s}"))?;
+    let memory = a.memory.map_or_else(default_memory, |gb| (gb * 1e9) as u64);
+    build_all::<R>(&a.dir, a.pieces, threads, memory, only, &mut |s| eprintln!("{s}"))?;
     Ok(())
 }
 
@@ -295,10 +395,11 @@ fn probe<R: Rules>(a: &ProbeArgs) -> Result<(), String> {
 /// position without a pending capture must equal the best of its successors' values. Returns the
 /// positions checked.
 ///
-/// Every file's checksum is checked first; then the slices are decoded one by one, in build order,
-/// and kept decoded while a later slice can read them (two bytes an index, as `build` keeps them;
-/// see [`Built::release_before`]), so a successor's value is an array read rather than the
-/// decoding of a block per probe.
+/// Every file's header is checked first; then the slices are read (their checksums checked) and
+/// decoded one by one, in build order, and kept decoded while a later slice can read them (two
+/// bytes an index, as `build` keeps them), so a successor's value is an array read rather than
+/// the decoding of a block per probe. At the most pieces, a slice's promotions are read as
+/// `build` reads them ([`default_memory`] bounds what is held decoded; see `prepare`).
 ///
 /// # Errors
 /// A corrupt file, or a value that disagrees (the first few are named).
@@ -308,23 +409,62 @@ pub fn verify_all<R: Rules>(
     threads: usize,
     log: &mut dyn FnMut(&str),
 ) -> Result<u64, String> {
-    let tables = registry::load::<R>(dir, pieces)?;
-    if tables.is_empty() {
+    let (_, order, _) = registry::find::<R>(dir, pieces)?;
+    if order.is_empty() {
         return Err(format!("no tables for {} in {}", R::ENDGAME, dir.display()));
     }
+    let top = order.iter().map(|m| m.total()).max().unwrap_or(pieces);
+    let memory = default_memory();
     let mut decoded = Built::<R>::default();
     let mut total = 0;
-    for m in Material::all_up_to(pieces) {
-        let Some(f) = tables.slice(m) else { continue };
+    for m in order {
         let t0 = Instant::now();
-        decoded.release_before(m, pieces);
+        decoded.release_before(m, top);
+        if m.total() == top {
+            prepare(&mut decoded, dir, m, false, memory)?;
+        }
+        let f = read_slice::<R>(dir, m)?;
+        let codes = f.decode_all();
         decoded.insert(super::build::SliceTable {
             index: f.index.clone(),
-            codes: f.decode_all(),
+            codes,
         });
+        drop(f);
         let Some(table) = decoded.get(m) else { continue };
         let source = &decoded;
-        let len = f.index.len();
+        let len = table.index.len();
+        let block = file::BLOCK as u64;
+        // First the positions the slice decides (a move and no capture), one bit each: a quiet
+        // successor inside the slice is then read straight from the table when it is one of
+        // them, instead of being asked whether it must capture (a move generation each, most of
+        // the time in Frisian).
+        let decided: Vec<AtomicU64> = (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let next = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1) {
+                s.spawn(|| {
+                    let mut moves = MoveList::new();
+                    loop {
+                        let start = next.fetch_add(block, Ordering::Relaxed);
+                        if start >= len {
+                            break;
+                        }
+                        // A block is a whole number of words: each word is written by one thread.
+                        for i in start..(start + block).min(len) {
+                            let Some(pos) = table.index.position::<R>(i) else {
+                                continue;
+                            };
+                            moves.clear();
+                            pos.generate(&mut moves);
+                            if moves.first().is_some_and(|mv| !pos.is_capture(mv)) {
+                                decided[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        let is_decided = |i: u64| decided[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0;
         let next = AtomicU64::new(0);
         let checked = AtomicU64::new(0);
         let bad = std::sync::Mutex::new(Vec::<String>::new());
@@ -334,24 +474,30 @@ pub fn verify_all<R: Rules>(
                     let mut moves = MoveList::new();
                     let mut local = 0u64;
                     loop {
-                        let start = next.fetch_add(file::BLOCK as u64, Ordering::Relaxed);
+                        let start = next.fetch_add(block, Ordering::Relaxed);
                         if start >= len {
                             break;
                         }
-                        for i in start..(start + file::BLOCK as u64).min(len) {
+                        for i in start..(start + block).min(len) {
+                            if !is_decided(i) {
+                                continue;
+                            }
                             let Some(pos) = table.index.position::<R>(i) else {
                                 continue;
                             };
                             moves.clear();
                             pos.generate(&mut moves);
-                            if moves.is_empty() || pos.is_capture(&moves[0]) {
-                                continue;
-                            }
                             let stored = table.codes.get(i as usize).copied();
                             let mut best: Option<Code> = None;
                             for mv in moves.iter() {
-                                let c = solve::<R, Built<R>>(source, &pos.play_bare(mv)).map(parent_code);
-                                if let Some(c) = c
+                                let child = pos.play_bare(mv);
+                                // A quiet move that does not promote stays in the slice.
+                                let k = (!mv.promotes).then(|| table.index.index(&child));
+                                let c = match k {
+                                    Some(k) if is_decided(k) => table.codes.get(k as usize).copied(),
+                                    _ => solve::<R, Built<R>>(source, &child),
+                                };
+                                if let Some(c) = c.map(parent_code)
                                     && best.is_none_or(|b| preference(c) > preference(b))
                                 {
                                     best = Some(c);

@@ -105,7 +105,7 @@ fn check_slice<R: Rules>(path: &Path, m: Material) -> Result<u64, String> {
 ///
 /// # Errors
 /// No directory `<dir>/<variant>`, or a file whose header is wrong (it names the file).
-fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Material>, u64), String> {
+pub(crate) fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Material>, u64), String> {
     let vdir = dir.join(R::ENDGAME);
     if !vdir.is_dir() {
         return Err(format!(
