@@ -438,8 +438,14 @@ fn brazilian_and_pool_three_kings_on_the_main_line_win() {
 #[test]
 fn verify_passes_resume_keeps_files_and_a_corrupt_file_is_refused() {
     let (dir, _) = built::<RussianRules>("files", 3);
-    let n = verify_all::<RussianRules>(&dir, 3, 2, &mut |_| {}).unwrap();
+    let n = verify_all::<RussianRules>(&dir, 3, 2, None, &mut |_| {}).unwrap();
     assert!(n > 100_000, "{n}");
+    // Slice by slice (`verify --slice`), the same positions are checked.
+    let each: u64 = Material::all_up_to(3)
+        .into_iter()
+        .map(|m| verify_all::<RussianRules>(&dir, 3, 2, Some(m), &mut |_| {}).unwrap())
+        .sum();
+    assert_eq!(each, n);
     let path = registry::slice_path(
         &dir,
         "russian",
@@ -464,7 +470,7 @@ fn verify_passes_resume_keeps_files_and_a_corrupt_file_is_refused() {
         .err()
         .expect("a corrupt file must be refused");
     assert!(err.contains("checksum") && err.contains("0201"), "{err}");
-    assert!(verify_all::<RussianRules>(&dir, 3, 1, &mut |_| {}).is_err());
+    assert!(verify_all::<RussianRules>(&dir, 3, 1, None, &mut |_| {}).is_err());
     // The build notices and rebuilds it.
     let lines = build_all::<RussianRules>(&dir, 3, 2, 1 << 30, None, &mut |_| {}).unwrap();
     assert_eq!(lines.len(), 1, "{lines:?}");
@@ -533,7 +539,7 @@ fn verify_finds_a_wrong_value_behind_a_sound_checksum() {
         registry::load::<RussianRules>(&dir, 3).is_ok(),
         "the checksum is sound"
     );
-    let err = verify_all::<RussianRules>(&dir, 3, 2, &mut |_| {}).unwrap_err();
+    let err = verify_all::<RussianRules>(&dir, 3, 2, None, &mut |_| {}).unwrap_err();
     assert!(err.contains("slice 0201") && err.contains(&pos.to_fen()), "{err}");
 }
 

@@ -125,6 +125,10 @@ pub struct VerifyArgs {
     /// Threads (default: all cores).
     #[arg(long, short)]
     pub threads: Option<usize>,
+    /// Verify only this slice (four digits, as `build --slice`), reading the slices it converts
+    /// into: a long verification split into jobs, or spread over sessions.
+    #[arg(long)]
+    pub slice: Option<String>,
 }
 
 /// Runs `tempo egdb`.
@@ -407,11 +411,18 @@ pub fn verify_all<R: Rules>(
     dir: &Path,
     pieces: u32,
     threads: usize,
+    only: Option<Material>,
     log: &mut dyn FnMut(&str),
 ) -> Result<u64, String> {
+    let pieces = only.map_or(pieces, Material::total);
     let (_, order, _) = registry::find::<R>(dir, pieces)?;
     if order.is_empty() {
         return Err(format!("no tables for {} in {}", R::ENDGAME, dir.display()));
+    }
+    if let Some(o) = only
+        && !order.contains(&o)
+    {
+        return Err(format!("slice {o} of {} is not in {}", R::ENDGAME, dir.display()));
     }
     let top = order.iter().map(|m| m.total()).max().unwrap_or(pieces);
     let memory = default_memory();
@@ -419,6 +430,19 @@ pub fn verify_all<R: Rules>(
     let mut total = 0;
     for m in order {
         let t0 = Instant::now();
+        if only.is_some_and(|o| o != m) {
+            // Another slice: only what the chosen one reads, the slices with fewer pieces, is
+            // loaded here (its promotions are read below, as `build` reads them).
+            if m.total() < top {
+                let f = read_slice::<R>(dir, m)?;
+                let codes = f.decode_all();
+                decoded.insert(super::build::SliceTable {
+                    index: f.index.clone(),
+                    codes,
+                });
+            }
+            continue;
+        }
         decoded.release_before(m, top);
         if m.total() == top {
             prepare(&mut decoded, dir, m, false, memory)?;
@@ -541,7 +565,8 @@ pub fn verify_all<R: Rules>(
 
 fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {
     let threads = a.threads.unwrap_or_else(default_threads).max(1);
-    let n = verify_all::<R>(&a.dir, a.pieces, threads, &mut |s| eprintln!("{s}"))?;
+    let only = a.slice.as_deref().map(Material::parse).transpose()?;
+    let n = verify_all::<R>(&a.dir, a.pieces, threads, only, &mut |s| eprintln!("{s}"))?;
     crate::say!("verified {n} positions of {} in {}", R::ENDGAME, a.dir.display())?;
     Ok(n)
 }
