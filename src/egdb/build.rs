@@ -153,7 +153,7 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
         let atomic = &codes[..];
         par_ranges(len, threads, |start, end| {
             let mut moves = MoveList::new();
-            for i in start..end {
+            for (i, cell) in (start..end).zip(&atomic[start..end]) {
                 let Some(pos) = index.position::<R>(i as u64) else {
                     continue;
                 };
@@ -170,7 +170,7 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
                 } else {
                     UNDECIDED
                 };
-                atomic[i].store(v, Ordering::Relaxed);
+                cell.store(v, Ordering::Relaxed);
             }
         });
     }
@@ -661,7 +661,7 @@ pub fn mirror_file<R: Rules>(twin: &SliceTable, m: Material, threads: usize) -> 
         {
             let atomic = &group[..size];
             par_ranges(size, threads, |start, end| {
-                for j in start..end {
+                for (j, cell) in (start..end).zip(&atomic[start..end]) {
                     let i = (base + j) as u64;
                     let mut v = UNDECIDED;
                     if let Some(pos) = index.position::<R>(i)
@@ -677,7 +677,7 @@ pub fn mirror_file<R: Rules>(twin: &SliceTable, m: Material, threads: usize) -> 
                         );
                         v = twin.codes[t as usize];
                     }
-                    atomic[j].store(v, Ordering::Relaxed);
+                    cell.store(v, Ordering::Relaxed);
                 }
             });
         }
