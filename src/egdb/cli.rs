@@ -448,47 +448,61 @@ pub fn verify_all<R: Rules>(
             prepare(&mut decoded, dir, m, false, memory)?;
         }
         let f = read_slice::<R>(dir, m)?;
-        let codes = f.decode_all();
-        decoded.insert(super::build::SliceTable {
-            index: f.index.clone(),
-            codes,
-        });
+        let mut codes = f.decode_all();
+        let index = f.index.clone();
         drop(f);
-        let Some(table) = decoded.get(m) else { continue };
-        let source = &decoded;
-        let len = table.index.len();
-        let block = file::BLOCK as u64;
-        // First the positions the slice decides (a move and no capture), one bit each: a quiet
-        // successor inside the slice is then read straight from the table when it is one of
-        // them, instead of being asked whether it must capture (a move generation each, most of
-        // the time in Frisian).
-        let decided: Vec<AtomicU64> = (0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        let next = AtomicU64::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| {
-                    let mut moves = MoveList::new();
-                    loop {
-                        let start = next.fetch_add(block, Ordering::Relaxed);
-                        if start >= len {
-                            break;
-                        }
-                        // A block is a whole number of words: each word is written by one thread.
-                        for i in start..(start + block).min(len) {
-                            let Some(pos) = table.index.position::<R>(i) else {
-                                continue;
-                            };
-                            moves.clear();
-                            pos.generate(&mut moves);
-                            if moves.first().is_some_and(|mv| !pos.is_capture(mv)) {
-                                decided[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        let len = index.len();
+        let block = file::BLOCK;
+        // First the positions the slice decides (a move and no capture), one bit each; the
+        // others' indices hold filler, which is replaced by their value found here (no move:
+        // lost; a capture pending: the best capture, from smaller slices). A successor inside the
+        // slice is then read straight from the array, instead of being asked whether it must
+        // capture and its captures searched again for every position that moves into it (a move
+        // generation each, most of the time in Frisian). Later slices read this one only where
+        // it decides (`solve` resolves captures itself), so the values left in place are safe.
+        let mut words = vec![0u64; usize::try_from(len.div_ceil(64)).unwrap_or(0)];
+        {
+            let source = &decoded;
+            let index = &index;
+            let work = std::sync::Mutex::new(
+                codes
+                    .chunks_mut(block)
+                    .zip(words.chunks_mut(block / 64))
+                    .enumerate()
+                    .collect::<Vec<_>>(),
+            );
+            std::thread::scope(|s| {
+                for _ in 0..threads.max(1) {
+                    s.spawn(|| {
+                        let mut moves = MoveList::new();
+                        loop {
+                            let item = work.lock().map(|mut w| w.pop()).ok().flatten();
+                            let Some((b, (codes, words))) = item else { break };
+                            let start = (b * block) as u64;
+                            for (j, code) in codes.iter_mut().enumerate() {
+                                let i = start + j as u64;
+                                let Some(pos) = index.position::<R>(i) else {
+                                    continue;
+                                };
+                                moves.clear();
+                                pos.generate(&mut moves);
+                                match moves.first() {
+                                    Some(mv) if !pos.is_capture(mv) => words[j / 64] |= 1 << (j % 64),
+                                    _ => {
+                                        *code = solve::<R, Built<R>>(source, &pos).unwrap_or(super::LOST_NOW)
+                                    }
+                                }
                             }
                         }
-                    }
-                });
-            }
-        });
-        let is_decided = |i: u64| decided[(i / 64) as usize].load(Ordering::Relaxed) & (1 << (i % 64)) != 0;
+                    });
+                }
+            });
+        }
+        decoded.insert(super::build::SliceTable { index, codes });
+        let Some(table) = decoded.get(m) else { continue };
+        let source = &decoded;
+        let decided = &words;
+        let is_decided = |i: u64| decided[(i / 64) as usize] & (1 << (i % 64)) != 0;
         let next = AtomicU64::new(0);
         let checked = AtomicU64::new(0);
         let bad = std::sync::Mutex::new(Vec::<String>::new());
@@ -498,11 +512,11 @@ pub fn verify_all<R: Rules>(
                     let mut moves = MoveList::new();
                     let mut local = 0u64;
                     loop {
-                        let start = next.fetch_add(block, Ordering::Relaxed);
+                        let start = next.fetch_add(block as u64, Ordering::Relaxed);
                         if start >= len {
                             break;
                         }
-                        for i in start..(start + block).min(len) {
+                        for i in start..(start + block as u64).min(len) {
                             if !is_decided(i) {
                                 continue;
                             }
@@ -515,11 +529,12 @@ pub fn verify_all<R: Rules>(
                             let mut best: Option<Code> = None;
                             for mv in moves.iter() {
                                 let child = pos.play_bare(mv);
-                                // A quiet move that does not promote stays in the slice.
-                                let k = (!mv.promotes).then(|| table.index.index(&child));
-                                let c = match k {
-                                    Some(k) if is_decided(k) => table.codes.get(k as usize).copied(),
-                                    _ => solve::<R, Built<R>>(source, &child),
+                                // A quiet move that does not promote stays in the slice,
+                                // where every position's value is in the array now.
+                                let c = if mv.promotes {
+                                    solve::<R, Built<R>>(source, &child)
+                                } else {
+                                    table.codes.get(table.index.index(&child) as usize).copied()
                                 };
                                 if let Some(c) = c.map(parent_code)
                                     && best.is_none_or(|b| preference(c) > preference(b))
