@@ -31,6 +31,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod games;
+pub mod meminfo;
 pub mod pdn;
 pub mod perft;
 pub mod protocol;

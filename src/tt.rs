@@ -160,14 +160,10 @@ impl Tt {
     /// (`MemAvailable` of `/proc/meminfo`), so that a table never pushes the machine into swap or
     /// the out-of-memory killer; 1 TiB where the system does not say.
     pub fn max_mib() -> usize {
-        std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|text| {
-                let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-                let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-                Some(kib / 1024 / 2)
+        crate::meminfo::kib("MemAvailable")
+            .map_or(1 << 20, |kib| {
+                usize::try_from(kib / 1024 / 2).unwrap_or(usize::MAX)
             })
-            .unwrap_or(1 << 20)
             .max(1)
     }
 

@@ -157,14 +157,7 @@ pub fn run(args: &EgdbArgs) -> Result<(), String> {
 /// The memory `build` plans for by default: three quarters of the machine's (from
 /// `/proc/meminfo`), or 8 GB where that cannot be read.
 pub fn default_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("MemTotal:"))?;
-            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kb * 1024 / 4 * 3)
-        })
-        .unwrap_or(8 << 30)
+    crate::meminfo::kib("MemTotal").map_or(8 << 30, |kib| kib * 1024 / 4 * 3)
 }
 
 /// Bytes the builder plans for a slice of `len` indices while it solves and encodes it: two an
