@@ -670,6 +670,109 @@ fn uci_option_loads_tables_and_search_sees_the_win() {
     );
 }
 
+/// The command line: `tempo search --egdb DIR` reads the tables before it searches (a line on
+/// standard error says so) and reports the tables' win with its distance, as UCI does; `tempo
+/// analyze --egdb` too; a directory without the variant's tables, a variant without tables and a
+/// piece count out of range are errors that name the option.
+#[test]
+fn search_and_analyze_read_tables_from_the_command_line() {
+    let (dir, t) = built::<EnglishRules>("cli", 3);
+    let fen = "W:WK1,K2:BK32";
+    let Value::Win(n) =
+        Value::of(solve::<EnglishRules, Tables>(&t, &English::from_fen(fen).unwrap()).unwrap())
+    else {
+        panic!()
+    };
+    let d = dir.to_str().unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "search", "-v", "english", "--fen", fen, "--depth", "3", "--egdb", d,
+    ]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("up to 3 pieces loaded"), "{stderr}");
+    let last = stdout
+        .lines()
+        .filter(|l| l.starts_with("depth"))
+        .next_back()
+        .unwrap();
+    assert!(
+        last.contains(&format!("score win {}", n.div_ceil(2))),
+        "{last} (tables: win in {n} plies)"
+    );
+    // Without the tables the search does not see the win at depth 3.
+    let out = run(&["search", "-v", "english", "--fen", fen, "--depth", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout
+        .lines()
+        .filter(|l| l.starts_with("depth"))
+        .next_back()
+        .unwrap();
+    assert!(!last.contains("score win"), "{last}");
+    let out = run(&[
+        "analyze", "-v", "english", "--fen", fen, "--depth", "3", "--egdb", d, "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("win"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for (args, says) in [
+        (
+            &["search", "-v", "russian", "--depth", "1", "--egdb", d][..],
+            "no tables for russian",
+        ),
+        (
+            &["search", "-v", "sixteen", "--depth", "1", "--egdb", d][..],
+            "has no endgame tables",
+        ),
+        (
+            &[
+                "search",
+                "-v",
+                "english",
+                "--depth",
+                "1",
+                "--egdb",
+                d,
+                "--egdb-pieces",
+                "9",
+            ][..],
+            "out of range",
+        ),
+        (
+            &[
+                "analyze",
+                "-v",
+                "english",
+                "--depth",
+                "1",
+                "--egdb",
+                d,
+                "--egdb-pieces",
+                "1",
+            ][..],
+            "out of range",
+        ),
+    ] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && stderr.contains("--egdb") && stderr.contains(says),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// Frysk! (Frisian's rules from another start, rules.md 2.9) reads Frisian's tables: loaded for
 /// Frysk! they are the Frisian files, and every position of slice 1101 (a man and a king against a
 /// king, with White's king-move runs) has the same value read as a Frysk! position as read as a

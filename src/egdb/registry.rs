@@ -437,6 +437,31 @@ pub fn set_pieces(variant: Variant, pieces: u32, notify: Notify) -> Result<Strin
     apply(variant, notify, true).inspect_err(|_| clear())
 }
 
+/// Loads the tables of `variant` from `dir` up to `pieces` and waits until every slice is read and
+/// checked (the command-line searches, which have no protocol to report a background load on).
+/// Returns the line that says what was loaded.
+///
+/// # Errors
+/// Pieces out of range, no directory for the variant, a variant without tables, or a slice file
+/// that fails its checks.
+pub fn load_and_wait(variant: Variant, dir: &str, pieces: u32) -> Result<String, String> {
+    if !(2..=MAX_PIECES).contains(&pieces) {
+        return Err(format!("egdb pieces {pieces} is out of range 2-{MAX_PIECES}"));
+    }
+    if !with_egdb_rules!(variant, R => supports::<R>(), false) {
+        return Err(format!("{} has no endgame tables", variant.name()));
+    }
+    if let Ok(mut s) = SETTINGS.lock() {
+        *s = (dir.trim().to_string(), pieces);
+    }
+    let (send, receive) = std::sync::mpsc::channel();
+    apply(variant, Box::new(move |r| drop(send.send(r))), true).inspect_err(|_| clear())?;
+    // The loading thread always notifies, unless its tables were replaced meanwhile (not here).
+    receive
+        .recv()
+        .map_err(|_| "egdb: the loading thread ended without a word".to_string())?
+}
+
 /// The current options: directory and piece limit.
 pub fn settings() -> (String, u32) {
     SETTINGS.lock().map(|s| s.clone()).unwrap_or_default()
