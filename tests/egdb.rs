@@ -699,11 +699,7 @@ fn search_and_analyze_read_tables_from_the_command_line() {
     );
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("up to 3 pieces loaded"), "{stderr}");
-    let last = stdout
-        .lines()
-        .filter(|l| l.starts_with("depth"))
-        .next_back()
-        .unwrap();
+    let last = stdout.lines().rfind(|l| l.starts_with("depth")).unwrap();
     assert!(
         last.contains(&format!("score win {}", n.div_ceil(2))),
         "{last} (tables: win in {n} plies)"
@@ -711,11 +707,7 @@ fn search_and_analyze_read_tables_from_the_command_line() {
     // Without the tables the search does not see the win at depth 3.
     let out = run(&["search", "-v", "english", "--fen", fen, "--depth", "3"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let last = stdout
-        .lines()
-        .filter(|l| l.starts_with("depth"))
-        .next_back()
-        .unwrap();
+    let last = stdout.lines().rfind(|l| l.starts_with("depth")).unwrap();
     assert!(!last.contains("score win"), "{last}");
     let out = run(&[
         "analyze", "-v", "english", "--fen", fen, "--depth", "3", "--egdb", d, "--json",
