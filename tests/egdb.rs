@@ -728,6 +728,10 @@ fn search_and_analyze_read_tables_from_the_command_line() {
             "has no endgame tables",
         ),
         (
+            &["search", "-v", "english", "--depth", "1", "--egdb", " "][..],
+            "no directory given",
+        ),
+        (
             &[
                 "search",
                 "-v",

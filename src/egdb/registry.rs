@@ -442,11 +442,14 @@ pub fn set_pieces(variant: Variant, pieces: u32, notify: Notify) -> Result<Strin
 /// Returns the line that says what was loaded.
 ///
 /// # Errors
-/// Pieces out of range, no directory for the variant, a variant without tables, or a slice file
+/// Pieces out of range, an empty directory name, no directory for the variant, a variant without tables, or a slice file
 /// that fails its checks.
 pub fn load_and_wait(variant: Variant, dir: &str, pieces: u32) -> Result<String, String> {
     if !(2..=MAX_PIECES).contains(&pieces) {
         return Err(format!("egdb pieces {pieces} is out of range 2-{MAX_PIECES}"));
+    }
+    if dir.trim().is_empty() {
+        return Err("no directory given".into());
     }
     if !with_egdb_rules!(variant, R => supports::<R>(), false) {
         return Err(format!("{} has no endgame tables", variant.name()));
