@@ -5,10 +5,14 @@ For each position of a file (PDN FEN, one a line; `side_by_side_positions.txt` h
 International start and the ten middle games of README "Against Scan 2.0, side by side"), Scan
 2.0 searches through its first Hub protocol (`hub`, `set book false`, `init`, `pos`, `time`,
 `go`; its last `info` line counts) and then each Tempo binary runs `tempo search --movetime`
-(its last completed iteration counts), so the engines meet the machine in the same minute.
+(its last `depth` line counts), so the engines meet the machine in the same minute.
 Scan's last `info` line is that of an iteration it had started (it reports each new best root
 move, the first of an iteration included, and nothing when an iteration ends): `--completed`
-asks Scan a second time, to that depth, whether it completes it within the time.
+asks Scan a second time, to that depth, whether it completes it within the time. Tempo's last
+line is also that of an iteration in progress when the time ran out (it reports the best line
+found so far at that depth), so `--completed` asks each Tempo binary the same question the same
+way: `tempo search --depth` to the depth shown, completed if that line's time is within `ms`
+(one thread is deterministic: the same tree as in the timed search).
 Prints one line a position and, per Tempo binary, the ratio of its nodes/s to Scan's (mean,
 median, range) and its depth minus Scan's.
 
@@ -97,6 +101,19 @@ def tempo_search(binary, fen, ms):
     return int(last[1]), nodes / seconds
 
 
+def tempo_completed(binary, fen, ms, shown):
+    """The deepest iteration a Tempo binary completes within `ms`: `shown` (the depth of its last
+    line in the timed search) if a search to that depth reports it within `ms`, else `shown - 1`
+    (the line before the last one came after a completed iteration)."""
+    out = subprocess.run([binary, 'search', '--fen', fen, '--depth', str(shown)],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        words = line.split()
+        if words[:2] == ['depth', str(shown)]:
+            return shown if float(words[words.index('time') + 1]) <= ms / 1000 else shown - 1
+    return shown - 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('positions')
@@ -104,8 +121,8 @@ def main():
     ap.add_argument('tempo', nargs='+')
     ap.add_argument('--ms', type=int, default=1000, help='milliseconds a search (default 1000)')
     ap.add_argument('--completed', action='store_true',
-                    help="compare with the depth Scan completes (a second Scan search to the depth of "
-                         "its last info line), not the depth of that line")
+                    help="compare the depths the engines complete (a second search of each engine to "
+                         "the depth of its last line), not the depths of those lines")
     a = ap.parse_args()
     fens = [line.strip() for line in open(a.positions) if line.strip()]
     load = open('/proc/loadavg').read().split()[:3]
@@ -121,9 +138,14 @@ def main():
             row[1] = 'Scan d%d (shown d%d) %.2f M' % (sd, shown, sn / 1e6)
         for b in a.tempo:
             td, tn = tempo_search(b, fen, a.ms)
+            label = 'd%d' % td
+            if a.completed:
+                shown = td
+                td = tempo_completed(b, fen, a.ms, shown)
+                label = 'd%d (shown d%d)' % (td, shown)
             ratios[b].append(tn / sn)
             depths[b].append(td - sd)
-            row.append('%s d%d %.2f M (%.2f, %+d)' % (b, td, tn / 1e6, tn / sn, td - sd))
+            row.append('%s %s %.2f M (%.2f, %+d)' % (b, label, tn / 1e6, tn / sn, td - sd))
         print(' | '.join(row), flush=True)
     for b in a.tempo:
         r = ratios[b]
