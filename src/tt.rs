@@ -319,9 +319,10 @@ fn advise_huge_pages(start: *const u8, bytes: usize) {
     // SAFETY: MADV_HUGEPAGE is only advice on how to back a range of this process's address
     // space: it neither reads nor writes the memory, changes no contents, mapping or permission,
     // and takes no reference that could outlive the allocation. The pointer is not dereferenced.
-    // This and the prefetch hint below are the crate's only `unsafe` (it denies unsafe code
-    // elsewhere): the standard library has no madvise, and the table cannot be an mmap of a safe
-    // crate without an unsafe view of its bytes as atomics.
+    // This, the prefetch hint below and the map of a table file (`egdb::registry`) are the
+    // crate's only `unsafe` (it denies unsafe code elsewhere): the standard library has no
+    // madvise, and the table cannot be an mmap of a safe crate without an unsafe view of its
+    // bytes as atomics.
     unsafe {
         libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
     }

@@ -37,14 +37,40 @@ pub fn crc32(data: &[u8]) -> u32 {
     crc32fast::hash(data)
 }
 
-/// One slice in its compressed form, as loaded for probing: the file's bytes as read (the block
-/// offsets and the blocks are used in place, never copied).
+/// A slice file's bytes: read into the process's memory, or mapped from the file, so that the
+/// operating system's page cache holds them once for every process that probes them (two engines
+/// of a match, a GUI's analysis engine beside a bot) and they need not be copied at loading.
+pub enum FileBytes {
+    /// Read into memory (tables built in memory, tests, and the fallback when mapping fails).
+    Read(Vec<u8>),
+    /// Mapped read-only from the file.
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Read(v) => v,
+            FileBytes::Mapped(m) => m,
+        }
+    }
+}
+
+impl From<Vec<u8>> for FileBytes {
+    fn from(v: Vec<u8>) -> FileBytes {
+        FileBytes::Read(v)
+    }
+}
+
+/// One slice in its compressed form, as loaded for probing: the file's bytes as read or mapped
+/// (the block offsets and the blocks are used in place, never copied).
 pub struct SliceFile {
     /// The slice's indexing.
     pub index: SliceIndex,
     width: usize,
     /// The whole file.
-    bytes: Vec<u8>,
+    bytes: FileBytes,
     /// Where the block offsets start in `bytes`.
     offsets_at: usize,
     /// Where the payload starts in `bytes`.
@@ -254,7 +280,12 @@ impl SliceFile {
     ///
     /// # Errors
     /// A message naming what is wrong (checksum, magic, variant, slice, sizes).
-    pub fn decode(variant: &str, index: SliceIndex, bytes: Vec<u8>) -> Result<SliceFile, String> {
+    pub fn decode(
+        variant: &str,
+        index: SliceIndex,
+        bytes: impl Into<FileBytes>,
+    ) -> Result<SliceFile, String> {
+        let bytes = bytes.into();
         if bytes.len() < MAGIC.len() + 4 {
             return Err("file too short".into());
         }
@@ -287,9 +318,24 @@ impl SliceFile {
         })
     }
 
-    /// Bytes held in memory.
+    /// The file's length: bytes held in memory, or mapped.
     pub fn bytes(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// Tells the system that a mapped file is read at random from now on (a block a probe), so
+    /// that a probe does not read ahead of its block; nothing for bytes read into memory.
+    pub fn advise_random(&self) {
+        #[cfg(unix)]
+        if let FileBytes::Mapped(m) = &self.bytes {
+            // Only advice: a system that refuses it reads ahead as before.
+            let _ = m.advise(memmap2::Advice::Random);
+        }
+    }
+
+    /// Whether the bytes are mapped from the file rather than read into memory.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.bytes, FileBytes::Mapped(_))
     }
 
     /// The bytes of block `b`, if it exists.

@@ -1,7 +1,8 @@
 //! Tables loaded for play, and the probe the search calls.
 //!
-//! The tables of a variant are read from `<dir>/<variant>/*.egdb` into memory in their compressed
-//! form (a probe decodes one block of [`super::file::BLOCK`] codes). They are held process-wide, as
+//! The tables of a variant are mapped from `<dir>/<variant>/*.egdb` (read into memory where a
+//! file cannot be mapped) in their compressed form (a probe decodes one block of
+//! [`super::file::BLOCK`] codes). They are held process-wide, as
 //! the evaluation weights are, so that the search reaches them through [`super::Probe`] without a
 //! handle. With nothing loaded a probe is one relaxed atomic load and the search behaves exactly as
 //! without this module.
@@ -14,7 +15,7 @@
 //! fails drops the variant's tables, and the error goes to the caller's `notify`, as does the line
 //! that says the load is complete.
 
-use super::file::{EXTENSION, HEADER_MAX, SliceFile, check_header};
+use super::file::{EXTENSION, FileBytes, HEADER_MAX, SliceFile, check_header};
 use super::index::{Material, SliceIndex};
 use super::{Code, Source, solve, supports};
 use crate::bits::Bits;
@@ -81,9 +82,32 @@ pub fn slice_path(dir: &Path, variant: &str, m: Material) -> PathBuf {
 /// The file cannot be read or fails its checks; the message names the file.
 pub fn read_slice<R: Rules>(dir: &Path, m: Material) -> Result<SliceFile, String> {
     let path = slice_path(dir, R::ENDGAME, m);
-    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    SliceFile::decode(R::ENDGAME, SliceIndex::new::<R>(m), bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let named = |e: String| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(&path).map_err(|e| named(e.to_string()))?;
+    let bytes = match map(&file) {
+        Some(map) => FileBytes::Mapped(map),
+        None => {
+            let mut v = Vec::new();
+            (&file).read_to_end(&mut v).map_err(|e| named(e.to_string()))?;
+            FileBytes::Read(v)
+        }
+    };
+    let f = SliceFile::decode(R::ENDGAME, SliceIndex::new::<R>(m), bytes).map_err(named)?;
+    // Checked; from now on a probe reads one block here and there.
+    f.advise_random();
+    Ok(f)
+}
+
+/// A read-only map of a whole table file, or `None` where the system cannot map it (then the
+/// file is read into memory instead).
+#[allow(unsafe_code)]
+fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
+    // SAFETY: a map is undefined behaviour if the file changes under it. Table files are written
+    // once: `tempo egdb build` writes a new file under a temporary name and renames it over the
+    // old (`cli::write_atomic`), which leaves a mapped file's contents as they were; the checksum
+    // is checked through the map before any probe. Editing a table file in place while an
+    // engine uses it is outside what Tempo supports (README "egdb").
+    unsafe { memmap2::Mmap::map(file) }.ok()
 }
 
 /// Checks the header of one slice file (not its checksum); returns the file's length.
