@@ -68,13 +68,9 @@ pub struct AnalyzeArgs {
     /// Search threads (Lazy SMP; a depth-limited result may differ from run to run above 1).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: u32,
-    /// Endgame tables: the directory holding `<variant>/*.egdb` (built by `tempo egdb build`).
-    /// They are read whole before the first search (a line on standard error says what).
-    #[arg(long, value_name = "DIR")]
-    pub egdb: Option<String>,
-    /// The most pieces a position may have to be probed in the tables.
-    #[arg(long, value_name = "N", default_value_t = crate::egdb::registry::DEFAULT_PIECES, requires = "egdb")]
-    pub egdb_pieces: u32,
+    /// `--egdb DIR [--egdb-pieces N]`.
+    #[command(flatten)]
+    pub tables: crate::egdb::cli::TableArgs,
 }
 
 /// The error of a command whose standard output was closed by its reader (`| head`): the command
@@ -256,11 +252,7 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
         .resize(args.tt as usize)
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     engine.set_threads(args.threads as usize);
-    if let Some(dir) = &args.egdb {
-        let loaded = crate::egdb::registry::load_and_wait(args.variant, dir, args.egdb_pieces)
-            .map_err(|e| format!("--egdb {dir}: {e}"))?;
-        eprintln!("{loaded}");
-    }
+    args.tables.load(args.variant)?;
     match &args.pdn {
         Some(path) => {
             let game = load_game(path, args.game as usize)?;

@@ -279,13 +279,8 @@ struct SearchArgs {
     /// Search threads (Lazy SMP, 1-64; the node counts then vary from run to run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     threads: u32,
-    /// Endgame tables: the directory holding `<variant>/*.egdb` (built by `tempo egdb build`).
-    /// They are read whole before the search starts (a line on standard error says what).
-    #[arg(long, value_name = "DIR")]
-    egdb: Option<String>,
-    /// The most pieces a position may have to be probed in the tables.
-    #[arg(long, value_name = "N", default_value_t = tempo::egdb::registry::DEFAULT_PIECES, requires = "egdb")]
-    egdb_pieces: u32,
+    #[command(flatten)]
+    tables: tempo::egdb::cli::TableArgs,
 }
 
 fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String> {
@@ -313,11 +308,7 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
         .resize(args.tt as usize)
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     engine.set_threads(args.threads as usize);
-    if let Some(dir) = &args.egdb {
-        let loaded = tempo::egdb::registry::load_and_wait(args.variant, dir, args.egdb_pieces)
-            .map_err(|e| format!("--egdb {dir}: {e}"))?;
-        eprintln!("{loaded}");
-    }
+    args.tables.load(args.variant)?;
     engine.go(root, Vec::new(), limits, false);
     let mut result = Ok(());
     for event in engine.events().iter() {

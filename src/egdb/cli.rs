@@ -35,6 +35,35 @@ pub enum EgdbCommand {
     Sample(SampleArgs),
 }
 
+/// `--egdb DIR [--egdb-pieces N]`: endgame tables for the command-line searches (`tempo search`,
+/// `tempo analyze`), which have no protocol to report a background load on.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TableArgs {
+    /// Endgame tables: the directory holding `<variant>/*.egdb` (built by `tempo egdb build`).
+    /// They are mapped and their checksums checked before the search starts (a line on standard
+    /// error says what was loaded).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<String>,
+    /// The most pieces a position may have to be probed in the tables.
+    #[arg(long, value_name = "N", default_value_t = registry::DEFAULT_PIECES, requires = "egdb")]
+    pub egdb_pieces: u32,
+}
+
+impl TableArgs {
+    /// Loads the tables of `variant`, when `--egdb` names a directory, and waits for them.
+    ///
+    /// # Errors
+    /// What [`registry::load_and_wait`] refuses, prefixed with `--egdb DIR`.
+    pub fn load(&self, variant: Variant) -> Result<(), String> {
+        if let Some(dir) = &self.egdb {
+            let loaded = registry::load_and_wait(variant, dir, self.egdb_pieces)
+                .map_err(|e| format!("--egdb {dir}: {e}"))?;
+            eprintln!("{loaded}");
+        }
+        Ok(())
+    }
+}
+
 /// Arguments of `tempo egdb sample`.
 #[derive(clap::Args)]
 pub struct SampleArgs {

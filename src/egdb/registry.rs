@@ -49,7 +49,7 @@ impl Tables {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Bytes held in memory.
+    /// Bytes of the loaded slice files (held in memory or mapped).
     pub fn bytes(&self) -> usize {
         self.slices
             .values()
@@ -466,8 +466,8 @@ pub fn set_pieces(variant: Variant, pieces: u32, notify: Notify) -> Result<Strin
 /// Returns the line that says what was loaded.
 ///
 /// # Errors
-/// Pieces out of range, an empty directory name, no directory for the variant, a variant without tables, or a slice file
-/// that fails its checks.
+/// Pieces out of range, an empty directory name, no directory for the variant, a variant without
+/// tables, or a slice file that fails its checks.
 pub fn load_and_wait(variant: Variant, dir: &str, pieces: u32) -> Result<String, String> {
     if !(2..=MAX_PIECES).contains(&pieces) {
         return Err(format!("egdb pieces {pieces} is out of range 2-{MAX_PIECES}"));
