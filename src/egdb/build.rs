@@ -22,7 +22,7 @@
 //! won), so the result does not depend on the threads' order.
 
 use super::file::{Encoder, SliceFile};
-use super::index::{Material, SliceIndex};
+use super::index::{Material, SliceIndex, Walk};
 use super::{Code, DRAW, LOST_NOW, Source, parent_code, preference, solve};
 use crate::bits::Bits;
 use crate::draughts::geom::Geometry;
@@ -153,22 +153,31 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
         let atomic = &codes[..];
         par_ranges(len, threads, |start, end| {
             let mut moves = MoveList::new();
+            let mut walk = Walk::new();
             for (i, cell) in (start..end).zip(&atomic[start..end]) {
-                let Some(pos) = index.position::<R>(i as u64) else {
+                let Some(pos) = index.position_in::<R>(&mut walk, i as u64) else {
                     continue;
                 };
-                moves.clear();
-                pos.generate(&mut moves);
-                let v = if moves.is_empty() {
-                    PENDING | LOST_NOW
-                } else if pos.is_capture(&moves[0]) {
-                    // Captures lead into smaller slices only.
-                    PENDING
-                        | best_of(lower, index, &pos, &moves, |_| {
-                            unreachable!("a capture stays in its slice")
-                        })
-                } else {
-                    UNDECIDED
+                // Most positions have no capture, and the piece sets tell it (and whether a move
+                // exists) without generating a move.
+                let v = match pos.capture_free() {
+                    Some(true) => UNDECIDED,
+                    Some(false) => PENDING | LOST_NOW,
+                    None => {
+                        moves.clear();
+                        pos.generate(&mut moves);
+                        if moves.is_empty() {
+                            PENDING | LOST_NOW
+                        } else if pos.is_capture(&moves[0]) {
+                            // Captures lead into smaller slices only.
+                            PENDING
+                                | best_of(lower, index, &pos, &moves, |_| {
+                                    unreachable!("a capture stays in its slice")
+                                })
+                        } else {
+                            UNDECIDED
+                        }
+                    }
                 };
                 cell.store(v, Ordering::Relaxed);
             }
@@ -187,11 +196,12 @@ pub fn build_slice<R: Rules, S: Source<R> + Sync + ?Sized>(
         let atomic = &codes[..];
         par_ranges(len, threads, |start, end| {
             let mut moves = MoveList::new();
+            let mut walk = Walk::new();
             for i in start..end {
                 if atomic[i].load(Ordering::Relaxed) & UNDECIDED == 0 {
                     continue;
                 }
-                let Some(pos) = index.position::<R>(i as u64) else {
+                let Some(pos) = index.position_in::<R>(&mut walk, i as u64) else {
                     continue;
                 };
                 moves.clear();

@@ -2,7 +2,7 @@
 
 use super::build::{Built, build_slice, swapped};
 use super::file;
-use super::index::{Material, SliceIndex};
+use super::index::{Material, SliceIndex, Walk};
 use super::registry::{self, Tables, read_slice, slice_path};
 use super::{Code, Source, Value, best_move, parent_code, preference, solve, supports};
 use crate::draughts::Draughts;
@@ -502,18 +502,26 @@ pub fn verify_all<R: Rules>(
                             let item = work.lock().map(|mut w| w.pop()).ok().flatten();
                             let Some((b, (codes, words))) = item else { break };
                             let start = (b * block) as u64;
+                            let mut walk = Walk::new();
                             for (j, code) in codes.iter_mut().enumerate() {
                                 let i = start + j as u64;
-                                let Some(pos) = index.position::<R>(i) else {
+                                let Some(pos) = index.position_in::<R>(&mut walk, i) else {
                                     continue;
                                 };
-                                moves.clear();
-                                pos.generate(&mut moves);
-                                match moves.first() {
-                                    Some(mv) if !pos.is_capture(mv) => words[j / 64] |= 1 << (j % 64),
-                                    _ => {
-                                        *code = solve::<R, Built<R>>(source, &pos).unwrap_or(super::LOST_NOW)
+                                // The piece sets tell most positions' class without a move
+                                // generated.
+                                let quiet = match pos.capture_free() {
+                                    Some(has_move) => has_move,
+                                    None => {
+                                        moves.clear();
+                                        pos.generate(&mut moves);
+                                        moves.first().is_some_and(|mv| !pos.is_capture(mv))
                                     }
+                                };
+                                if quiet {
+                                    words[j / 64] |= 1 << (j % 64);
+                                } else {
+                                    *code = solve::<R, Built<R>>(source, &pos).unwrap_or(super::LOST_NOW);
                                 }
                             }
                         }
@@ -539,11 +547,12 @@ pub fn verify_all<R: Rules>(
                         if start >= len {
                             break;
                         }
+                        let mut walk = Walk::new();
                         for i in start..(start + block as u64).min(len) {
                             if !is_decided(i) {
                                 continue;
                             }
-                            let Some(pos) = table.index.position::<R>(i) else {
+                            let Some(pos) = table.index.position_in::<R>(&mut walk, i) else {
                                 continue;
                             };
                             moves.clear();

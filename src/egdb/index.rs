@@ -287,9 +287,10 @@ impl SliceIndex {
             .sum()
     }
 
-    fn unrank_group<B: Bits>(&self, g: usize, mut rank: u64) -> B {
+    /// The domain indices of group `g`'s combination of rank `rank`, one bit each.
+    fn unrank_mask(&self, g: usize, mut rank: u64) -> u128 {
         let dom = &self.domains[GROUP_DOMAIN[g]];
-        let mut set = B::EMPTY;
+        let mut mask = 0u128;
         let mut top = dom.len;
         for i in (1..=usize::from(self.sizes[g])).rev() {
             // The largest d with C(d, i) <= rank.
@@ -298,8 +299,20 @@ impl SliceIndex {
                 d -= 1;
             }
             rank -= binomial(d, i);
-            set |= B::bit(u32::from(dom.bits[d]));
+            mask |= 1 << d;
             top = d;
+        }
+        mask
+    }
+
+    /// The board squares of group `g`'s domain indices `mask`.
+    #[inline]
+    fn mask_set<B: Bits>(&self, g: usize, mut mask: u128) -> B {
+        let dom = &self.domains[GROUP_DOMAIN[g]];
+        let mut set = B::EMPTY;
+        while mask != 0 {
+            set |= B::bit(u32::from(dom.bits[mask.trailing_zeros() as usize]));
+            mask &= mask - 1;
         }
         set
     }
@@ -334,6 +347,15 @@ impl SliceIndex {
     /// groups overlap.
     #[allow(clippy::type_complexity)]
     pub fn sets<B: Bits>(&self, index: u64) -> Option<(B, B, B, Side, [KingRun; 2])> {
+        self.sets_in(&mut Walk::new(), index)
+    }
+
+    /// [`SliceIndex::sets`] along a walk: the groups whose rank is the walk's last are not unranked
+    /// again, and a rank one above the last is the next combination (colex order is the order of
+    /// the domain masks as numbers), so walking the indices in order mostly costs the divisions.
+    #[allow(clippy::type_complexity)]
+    #[inline]
+    pub fn sets_in<B: Bits>(&self, walk: &mut Walk<B>, index: u64) -> Option<(B, B, B, Side, [KingRun; 2])> {
         let side = if index >= self.per_side {
             Side::Black
         } else {
@@ -344,11 +366,23 @@ impl SliceIndex {
         r /= self.states[1];
         let white_run = r % self.states[0];
         r /= self.states[0];
-        let mut groups = [B::EMPTY; 4];
         for g in (0..4).rev() {
-            groups[g] = self.unrank_group(g, r % self.counts[g]);
+            let rank = r % self.counts[g];
             r /= self.counts[g];
+            if walk.started && walk.ranks[g] == rank {
+                continue;
+            }
+            let mask = if walk.started && rank == walk.ranks[g] + 1 {
+                next_combination(walk.masks[g])
+            } else {
+                self.unrank_mask(g, rank)
+            };
+            walk.ranks[g] = rank;
+            walk.masks[g] = mask;
+            walk.sets[g] = self.mask_set(g, mask);
         }
+        walk.started = true;
+        let groups = walk.sets;
         let mut all = B::EMPTY;
         let mut n = 0;
         for s in groups {
@@ -372,9 +406,54 @@ impl SliceIndex {
 
     /// The position of an index, or `None` when it names none.
     pub fn position<R: Rules>(&self, index: u64) -> Option<Draughts<R>> {
-        let (w, b, k, side, runs) = self.sets::<BitsOf<R>>(index)?;
+        self.position_in(&mut Walk::new(), index)
+    }
+
+    /// [`SliceIndex::position`] along a walk (see [`SliceIndex::sets_in`]): for loops over a run of
+    /// indices in increasing order.
+    #[inline]
+    pub fn position_in<R: Rules>(&self, walk: &mut Walk<BitsOf<R>>, index: u64) -> Option<Draughts<R>> {
+        let (w, b, k, side, runs) = self.sets_in(walk, index)?;
         Draughts::from_parts(w, b, k, side, runs).ok()
     }
+}
+
+/// The groups last unranked by [`SliceIndex::sets_in`]: one per thread and slice, for a loop that
+/// visits indices in increasing order (any order is correct; in order is fast).
+#[derive(Clone, Copy, Debug)]
+pub struct Walk<B> {
+    started: bool,
+    ranks: [u64; 4],
+    masks: [u128; 4],
+    sets: [B; 4],
+}
+
+impl<B: Bits> Walk<B> {
+    /// A walk that has unranked nothing yet.
+    pub fn new() -> Self {
+        Walk {
+            started: false,
+            ranks: [0; 4],
+            masks: [0; 4],
+            sets: [B::EMPTY; 4],
+        }
+    }
+}
+
+impl<B: Bits> Default for Walk<B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The next combination in colex order of the set bits of `x` (Gosper's rule: the same number of
+/// bits, the next larger number). Only called with a rank below the group's count, so a next one
+/// exists; an empty group's rank is always 0 and never gets here.
+#[inline]
+fn next_combination(x: u128) -> u128 {
+    let low = x & x.wrapping_neg();
+    let ripple = x + low;
+    ripple | (((ripple ^ x) >> 2) >> low.trailing_zeros())
 }
 
 #[cfg(test)]
@@ -430,6 +509,50 @@ mod tests {
         };
         let plain = SliceIndex::new::<InternationalRules>(m);
         assert_eq!(SliceIndex::new::<FrisianRules>(m).per_side, 16 * plain.per_side);
+    }
+
+    /// A walk over the indices (in order, then every seventh, then backwards) names the same
+    /// positions as unranking each index alone.
+    fn walk_agrees<R: Rules>(m: Material) {
+        let ix = SliceIndex::new::<R>(m);
+        let fresh = |i| ix.sets::<BitsOf<R>>(i);
+        let mut walk = Walk::new();
+        let mut named = 0;
+        for i in 0..ix.len() {
+            let s = ix.sets_in(&mut walk, i);
+            assert_eq!(s, fresh(i), "{m} {i}");
+            named += u64::from(s.is_some());
+        }
+        assert!(named > ix.len() / 2, "{m}: {named} of {}", ix.len());
+        let mut walk = Walk::new();
+        for i in (0..ix.len()).step_by(7) {
+            assert_eq!(ix.sets_in(&mut walk, i), fresh(i), "{m} {i}");
+        }
+        for i in (0..ix.len()).rev().step_by(5) {
+            assert_eq!(ix.sets_in(&mut walk, i), fresh(i), "{m} {i}");
+        }
+    }
+
+    #[test]
+    fn walks_name_the_positions_of_their_indices() {
+        walk_agrees::<InternationalRules>(Material {
+            wm: 2,
+            wk: 1,
+            bm: 1,
+            bk: 0,
+        });
+        walk_agrees::<EnglishRules>(Material {
+            wm: 1,
+            wk: 0,
+            bm: 2,
+            bk: 2,
+        });
+        walk_agrees::<FrisianRules>(Material {
+            wm: 1,
+            wk: 1,
+            bm: 0,
+            bk: 1,
+        });
     }
 
     #[test]
