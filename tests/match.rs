@@ -456,6 +456,50 @@ fn openings_from_a_ballot_file_with_both_colours() {
     );
 }
 
+/// Frisian Art. 17 (rules.md 2.6): a king that has made three moves in a row while its side has
+/// men may not move on. A Hub position string cannot say so: the start goes to Hub engines as its
+/// FEN, with the run, or they play moves the referee refuses (four of these six games did, when the
+/// Hub string was sent).
+#[test]
+fn a_frisian_king_run_in_the_opening_reaches_hub_engines() {
+    let openings = temp("runs.fen");
+    std::fs::write(
+        &openings,
+        "W:W47,K17:BK5:RW17=3\nW:WK17,43,47:BK5:RW17=3\nB:W18,35,K40:BK42:RW40=3\n",
+    )
+    .unwrap();
+    let pdn = temp("runs.pdn");
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("hub"),
+        "--variant",
+        "frisian",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(finished(&r.out).len(), 6);
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert!(!text.contains("illegal"), "{text}");
+    let games = tempo::pdn::parse_games(&text).unwrap();
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        // The restricted White king stays where it is on White's first move.
+        let (king, first) = if g.tag("FEN").unwrap().starts_with('W') {
+            ("17-", &g.moves[0])
+        } else {
+            ("40-", &g.moves[1])
+        };
+        assert!(!first.starts_with(king), "{:?}: {first}", g.tag("FEN"));
+    }
+}
+
 #[test]
 fn a_round_robin_of_three() {
     let r = run(&[

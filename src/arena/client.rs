@@ -74,6 +74,10 @@ pub struct Request<'a> {
     pub start_fen: &'a str,
     /// Whether the start position is the variant's initial position (UCI `startpos`).
     pub initial: bool,
+    /// Whether the Hub string holds the whole start position. It holds the pieces and the side to
+    /// move only: a Frisian king run or a running counted-draw clock (which a FEN carries) makes
+    /// this false, and the start goes to Hub engines as the FEN (`protocol.md` 2.4).
+    pub hub_exact: bool,
     /// Every move since the start in Hub notation.
     pub moves_hub: &'a [String],
     /// Every move since the start in the variant's standard notation.
@@ -580,7 +584,13 @@ impl PipeClient {
         match self.proto {
             Proto::Hub => {
                 let notation = self.notation;
-                let mut pos = format!("pos pos={}", notation.position_from_tempo(req.start_hub));
+                // Without the run or clock the engine would play another game than the referee.
+                let start = if req.hub_exact {
+                    notation.position_from_tempo(req.start_hub)
+                } else {
+                    crate::protocol::hub::quote(req.start_fen)
+                };
+                let mut pos = format!("pos pos={start}");
                 if !req.moves_hub.is_empty() {
                     let moves: Vec<String> = req
                         .moves_hub

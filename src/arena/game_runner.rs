@@ -161,6 +161,7 @@ pub fn play_game<G: Game>(
         failed: [false; 2],
     };
     let start_hub = start.to_hub();
+    let hub_exact = G::from_hub(&start_hub).is_ok_and(|p| p.to_fen() == record.start_fen);
     let start_fen = record.start_fen.clone();
     let mut moves_hub = Vec::new();
     let mut pos = start;
@@ -255,6 +256,7 @@ pub fn play_game<G: Game>(
             start_hub: &start_hub,
             start_fen: &start_fen,
             initial: record.initial,
+            hub_exact,
             moves_hub: &moves_hub,
             moves_std: &record.moves,
             side,
