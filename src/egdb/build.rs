@@ -671,12 +671,13 @@ pub fn mirror_file<R: Rules>(twin: &SliceTable, m: Material, threads: usize) -> 
         {
             let atomic = &group[..size];
             par_ranges(size, threads, |start, end| {
+                let mut walk = Walk::new();
                 for (j, cell) in (start..end).zip(&atomic[start..end]) {
                     let i = (base + j) as u64;
                     let mut v = UNDECIDED;
-                    if let Some(pos) = index.position::<R>(i)
+                    if let Some((w, b, k, side, runs)) = index.sets_in::<BitsOf<R>>(&mut walk, i)
+                        && let Ok(pos) = Draughts::<R>::from_parts(w, b, k, side, runs)
                         && decided(&pos)
-                        && let Some((w, b, k, side, runs)) = index.sets::<BitsOf<R>>(i)
                     {
                         let t = twin.index.index_of(
                             turn::<R>(b),
