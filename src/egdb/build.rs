@@ -720,7 +720,8 @@ pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
 
 /// Whether the tables decide a position by its own stored value: its side to move has a move and
 /// no capture (the build's other positions, lost at once or with a capture pending, hold filler).
-fn decided<R: Rules>(pos: &Draughts<R>) -> bool {
+/// The piece sets tell most positions' class without a move generated.
+pub(super) fn decided<R: Rules>(pos: &Draughts<R>) -> bool {
     match pos.capture_free() {
         Some(has_move) => has_move,
         None => {

@@ -1,6 +1,6 @@
 //! `tempo egdb build | probe | verify`.
 
-use super::build::{Built, build_slice, swapped};
+use super::build::{Built, build_slice, decided, swapped};
 use super::file;
 use super::index::{Material, SliceIndex, Walk};
 use super::registry::{self, Tables, read_slice, slice_path};
@@ -497,7 +497,6 @@ pub fn verify_all<R: Rules>(
             std::thread::scope(|s| {
                 for _ in 0..threads.max(1) {
                     s.spawn(|| {
-                        let mut moves = MoveList::new();
                         loop {
                             let item = work.lock().map(|mut w| w.pop()).ok().flatten();
                             let Some((b, (codes, words))) = item else { break };
@@ -508,17 +507,7 @@ pub fn verify_all<R: Rules>(
                                 let Some(pos) = index.position_in::<R>(&mut walk, i) else {
                                     continue;
                                 };
-                                // The piece sets tell most positions' class without a move
-                                // generated.
-                                let quiet = match pos.capture_free() {
-                                    Some(has_move) => has_move,
-                                    None => {
-                                        moves.clear();
-                                        pos.generate(&mut moves);
-                                        moves.first().is_some_and(|mv| !pos.is_capture(mv))
-                                    }
-                                };
-                                if quiet {
+                                if decided(&pos) {
                                     words[j / 64] |= 1 << (j % 64);
                                 } else {
                                     *code = solve::<R, Built<R>>(source, &pos).unwrap_or(super::LOST_NOW);

@@ -535,24 +535,10 @@ mod tests {
 
     #[test]
     fn walks_name_the_positions_of_their_indices() {
-        walk_agrees::<InternationalRules>(Material {
-            wm: 2,
-            wk: 1,
-            bm: 1,
-            bk: 0,
-        });
-        walk_agrees::<EnglishRules>(Material {
-            wm: 1,
-            wk: 0,
-            bm: 2,
-            bk: 2,
-        });
-        walk_agrees::<FrisianRules>(Material {
-            wm: 1,
-            wk: 1,
-            bm: 0,
-            bk: 1,
-        });
+        let m = |name| Material::parse(name).unwrap();
+        walk_agrees::<InternationalRules>(m("2110"));
+        walk_agrees::<EnglishRules>(m("1022"));
+        walk_agrees::<FrisianRules>(m("1101"));
     }
 
     #[test]
