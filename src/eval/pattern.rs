@@ -9,6 +9,11 @@
 //!   configuration is a number below 3^8 = 6561 and each region has a table of 6561 weights.
 //!   Windows overlap by two columns or rows: 16 regions on 10x10, 9 on 8x8, 25 on 12x12. Kings count
 //!   as empty squares here: they enter through the linear terms.
+//! - **Edge patterns** (optional, [`EDGES`] of them; a net has all or none). The three columns along
+//!   each side edge over six rows, at the top and at the bottom of the board (rows 0-5 and the last
+//!   six): nine dark squares, 3^9 = 19683 weights each. They see the structure of a flank over
+//!   more rows than a 4x4 region does (Scan 2.0's evaluation has patterns of this shape; read, not
+//!   copied). Nets without them (weight-file version 1) skip their cost.
 //! - **Linear terms** ([`LINEAR`], each a difference side to move minus opponent unless noted):
 //!   men, kings, having a king at all, advancement (rows each man has walked), runaway men one, two
 //!   and three rows from promotion with no enemy piece in the cone ahead, free forward steps of the
@@ -47,6 +52,16 @@ pub const REGION_SQUARES: usize = 8;
 pub const ENTRIES: usize = 6561;
 /// Most regions of any board (12x12: 5 x 5).
 pub const MAX_REGIONS: usize = 25;
+/// Dark squares in an edge pattern.
+pub const EDGE_SQUARES: usize = 9;
+/// Configurations of an edge pattern: 3^9.
+pub const EDGE_ENTRIES: usize = 19683;
+/// Edge patterns of a net that has them: both side edges, top and bottom.
+pub const EDGES: usize = 4;
+/// Rows an edge pattern spans.
+const EDGE_ROWS: usize = 6;
+/// Pattern slots of a position: its regions, then its edge patterns.
+pub const MAX_SLOTS: usize = MAX_REGIONS + EDGES;
 /// Number of linear terms.
 pub const LINEAR: usize = 11;
 /// Fraction bits of the stored weights: a weight of `w` is worth `w / 2^SHIFT` hundredths of a man.
@@ -134,6 +149,76 @@ impl Regions {
         Regions::new(G::WIDTH, G::HEIGHT)
     }
 }
+
+/// The edge patterns of a board, as (first bit, squares) of each of their six rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Edges {
+    /// For each edge pattern, the first bit and the number of squares (1 or 2) of its part of each
+    /// of its rows, top row first. Order: left edge at the top, right edge at the top, left at the
+    /// bottom, right at the bottom.
+    pub rows: [[(u8, u8); EDGE_ROWS]; EDGES],
+}
+
+impl Edges {
+    /// The edge patterns of a `width` x `height` board (both even, at least 6), whose bottom-left
+    /// corner is dark unless `mirrored` (the rule of [`Geometry::coords`]).
+    pub const fn new(width: u32, height: u32, mirrored: bool) -> Edges {
+        let half = width / 2;
+        let mut rows = [[(0u8, 0u8); EDGE_ROWS]; EDGES];
+        let mut e = 0;
+        while e < EDGES {
+            let right = e % 2 == 1;
+            let r0 = if e < 2 { 0 } else { height - EDGE_ROWS as u32 };
+            let mut t = 0;
+            while t < EDGE_ROWS {
+                let r = r0 + t as u32;
+                // Dark squares at odd columns in this row (`Geometry::coords`): the row's squares
+                // are columns 1, 3, ..., so the three edge columns hold one square on the left
+                // (column 1) and two on the right (w - 3, w - 1); the other rows the reverse.
+                let odd = ((r + height) % 2 == 0) != mirrored;
+                let (k, len) = match (right, odd) {
+                    (false, true) => (0, 1),
+                    (false, false) => (0, 2),
+                    (true, true) => (half - 2, 2),
+                    (true, false) => (half - 1, 1),
+                };
+                // `k` counts the row's squares from the left; a mirrored board's bits run from
+                // the right.
+                let k = if mirrored { half - k - len } else { k };
+                rows[e][t] = (layout_bit(half, r, k) as u8, len as u8);
+                t += 1;
+            }
+            e += 1;
+        }
+        Edges { rows }
+    }
+
+    /// The edge patterns of geometry `G`.
+    pub const fn of<G: Geometry>() -> Edges {
+        Edges::new(G::WIDTH, G::HEIGHT, G::MIRRORED)
+    }
+}
+
+/// The ternary value of 9 bits: bit `i` worth `3^i`.
+const TERNARY9: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut b = 0;
+    while b < 512 {
+        let mut v = 0u16;
+        let mut p = 1u16;
+        let mut i = 0;
+        while i < 9 {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
 
 /// The ternary value of 8 bits: bit `i` worth `3^i`.
 const TERNARY: [u16; 256] = {
@@ -237,13 +322,36 @@ fn gather<W: Word>(mine: W, theirs: W, turn: bool, regions: &Regions, out: &mut 
     }
 }
 
+/// The edge-pattern configurations: each pattern's squares gathered row by row into nine bits a
+/// colour, then turned into their ternary value.
+#[inline(always)]
+fn gather_edges<W: Word>(mine: W, theirs: W, turn: bool, span: u32, edges: &Edges, out: &mut [u16]) {
+    let (mine, theirs) = if turn {
+        (mine.turn(span), theirs.turn(span))
+    } else {
+        (mine, theirs)
+    };
+    for (rows, slot) in edges.rows.iter().zip(out.iter_mut()) {
+        let (mut m, mut t, mut at) = (0u64, 0u64, 0);
+        for &(s, len) in rows {
+            m |= mine.row(s, u32::from(len)) << at;
+            t |= theirs.row(s, u32::from(len)) << at;
+            at += len;
+        }
+        *slot = TERNARY9[m as usize] + 2 * TERNARY9[t as usize];
+    }
+}
+
 /// The features of a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Number of regions in use.
     pub regions: usize,
-    /// Configuration of each region (below [`ENTRIES`]).
-    pub index: [u16; MAX_REGIONS],
+    /// Number of edge patterns computed: [`EDGES`] or 0.
+    pub edges: usize,
+    /// Configuration of each region (below [`ENTRIES`]), then of each edge pattern (below
+    /// [`EDGE_ENTRIES`]).
+    pub index: [u16; MAX_SLOTS],
     /// The linear terms.
     pub linear: [i32; LINEAR],
     /// 0 (empty board) to [`PHASE_FULL`] (four fifths of the squares occupied or more).
@@ -343,22 +451,59 @@ pub fn phase<R: Rules>(pos: &Draughts<R>) -> i32 {
     (total * PHASE_FULL / full).min(PHASE_FULL)
 }
 
-/// All features of `pos`.
+/// The edge-pattern configurations of `pos`, written to `out` ([`EDGES`] of them).
+#[inline(always)]
+pub fn edge_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u16]) {
+    let edges = const { Edges::of::<R::Board>() };
+    let span = const { Regions::of::<R::Board>().span };
+    let me = pos.side_to_move();
+    let men = !pos.kings();
+    let mine = pos.pieces(me) & men;
+    let theirs = pos.pieces(me.opponent()) & men;
+    let turn = me == Side::Black;
+    if <BitsOf<R> as Bits>::WIDTH <= 64 {
+        gather_edges(as_u64(mine), as_u64(theirs), turn, span, &edges, out);
+    } else {
+        gather_edges(as_u128(mine), as_u128(theirs), turn, span, &edges, out);
+    }
+}
+
+/// All features of `pos`, the edge patterns included.
 #[inline(always)]
 pub fn features<R: Rules>(pos: &Draughts<R>) -> Features {
+    features_with(pos, true)
+}
+
+/// The features of `pos`; the edge patterns only when `edges` (their slots stay 0 otherwise).
+#[inline(always)]
+pub fn features_with<R: Rules>(pos: &Draughts<R>, edges: bool) -> Features {
     let regions = const { Regions::of::<R::Board>() };
     let mut f = Features {
         regions: regions.count,
-        index: [0; MAX_REGIONS],
+        edges: if edges { EDGES } else { 0 },
+        index: [0; MAX_SLOTS],
         linear: [0; LINEAR],
         phase: phase(pos),
     };
     region_indices(pos, &mut f.index);
+    if edges {
+        edge_indices(pos, &mut f.index[regions.count..regions.count + EDGES]);
+    }
     let me = pos.side_to_move();
     side_terms(pos, me, &mut f.linear, 1);
     side_terms(pos, me.opponent(), &mut f.linear, -1);
     f.linear[BIAS] = 1;
     f
+}
+
+/// Where pattern slot `s` of a board with `regions` regions starts in a net's table: the regions'
+/// tables of [`ENTRIES`] weights, then the edge patterns' of [`EDGE_ENTRIES`].
+pub const fn slot_base(regions: usize, s: usize) -> usize {
+    if s < regions {
+        s * ENTRIES
+    } else {
+        regions * ENTRIES + (s - regions) * EDGE_ENTRIES
+    }
 }
 
 /// Learned weights of one variant, as integers (see [`SHIFT`]).
@@ -372,8 +517,10 @@ pub struct Net {
     pub height: u32,
     /// Number of regions.
     pub regions: usize,
-    /// Middle-game and endgame weight of each region's configurations: `regions * ENTRIES` pairs,
-    /// region by region.
+    /// Number of edge patterns: [`EDGES`] or 0.
+    pub edges: usize,
+    /// Middle-game and endgame weight of each region's configurations, `regions * ENTRIES` pairs
+    /// region by region, then of each edge pattern's, `edges * EDGE_ENTRIES` pairs.
     pub patterns: Vec<[i16; 2]>,
     /// Middle-game and endgame weight of each linear term.
     pub linear: [[i32; 2]; LINEAR],
@@ -383,10 +530,16 @@ pub struct Net {
 }
 
 impl Net {
-    /// A net for variant `R` with the pattern weights at zero and the linear ones at the hand
-    /// evaluation's material values.
+    /// A net for variant `R` without edge patterns, the pattern weights at zero and the linear
+    /// ones at the hand evaluation's material values.
     pub fn initial<R: Rules>() -> Net {
+        Net::initial_with::<R>(false)
+    }
+
+    /// As [`Net::initial`], with the edge patterns (at zero) when `edges`.
+    pub fn initial_with<R: Rules>(edges: bool) -> Net {
         let regions = Regions::of::<R::Board>().count;
+        let edges = if edges { EDGES } else { 0 };
         let one = 1 << SHIFT;
         let mut linear = [[0; 2]; LINEAR];
         linear[0] = [100 * one; 2];
@@ -397,13 +550,26 @@ impl Net {
             width: <R::Board as Geometry>::WIDTH,
             height: <R::Board as Geometry>::HEIGHT,
             regions,
-            patterns: vec![[0; 2]; regions * ENTRIES],
+            edges,
+            patterns: vec![[0; 2]; regions * ENTRIES + edges * EDGE_ENTRIES],
             linear,
             k: 0.0,
         }
     }
 
-    /// The score of features `f` in hundredths of a man, for the side to move.
+    /// Where slot `s`'s weights start in [`Net::patterns`]: the regions' tables, then the edge
+    /// patterns'.
+    pub fn base(&self, s: usize) -> usize {
+        slot_base(self.regions, s)
+    }
+
+    /// Pattern slots a position: regions and edge patterns.
+    pub fn slots(&self) -> usize {
+        self.regions + self.edges
+    }
+
+    /// The score of features `f` (computed with this net's edge patterns, [`features_with`]) in
+    /// hundredths of a man, for the side to move.
     #[inline(always)]
     pub fn score(&self, f: &Features) -> i32 {
         let (mut mg, mut eg) = (0i32, 0i32);
@@ -411,6 +577,14 @@ impl Net {
             let w = self.patterns[r * ENTRIES + usize::from(i)];
             mg += i32::from(w[0]);
             eg += i32::from(w[1]);
+        }
+        if self.edges > 0 {
+            let base = f.regions * ENTRIES;
+            for (e, &i) in f.index[f.regions..f.regions + EDGES].iter().enumerate() {
+                let w = self.patterns[base + e * EDGE_ENTRIES + usize::from(i)];
+                mg += i32::from(w[0]);
+                eg += i32::from(w[1]);
+            }
         }
         for (w, &x) in self.linear.iter().zip(&f.linear) {
             mg += w[0] * x;
@@ -424,7 +598,8 @@ impl Net {
     /// The score of `pos` in hundredths of a man, for the side to move, kept within ±15,000.
     #[inline(always)]
     pub fn evaluate<R: Rules>(&self, pos: &Draughts<R>) -> i32 {
-        self.score(&features(pos)).clamp(-15_000, 15_000)
+        self.score(&features_with(pos, self.edges > 0))
+            .clamp(-15_000, 15_000)
     }
 }
 
@@ -479,6 +654,48 @@ mod tests {
         // layout runs from the right).
         out.sort_unstable();
         out.into_iter().map(|(_, _, i)| i).collect()
+    }
+
+    /// The edge-pattern configurations by a loop over squares, from coordinates alone: columns 0-2
+    /// and the last three, rows 0-5 and the last six, squares in bit order row by row.
+    fn reference_edges<R: Rules>(pos: &Draughts<R>) -> Vec<u16> {
+        type G<R> = <R as Rules>::Board;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let me = pos.side_to_move();
+        let mut out = Vec::new();
+        for r0 in [0, h - 6] {
+            for c0 in [0, w - 3] {
+                let mut index = 0u32;
+                let mut digit = 1u32;
+                let mut count = 0;
+                for row in r0..r0 + 6 {
+                    let mut bits: Vec<u32> = (c0..c0 + 3).filter_map(|c| G::<R>::at(c, row)).collect();
+                    bits.sort_unstable();
+                    for b in bits {
+                        let (c, r) = G::<R>::coords(b);
+                        let seen = if me == Side::Black {
+                            G::<R>::at(w - 1 - c, h - 1 - r).unwrap()
+                        } else {
+                            b
+                        };
+                        let man = !pos.kings().has(seen);
+                        let v = if man && pos.pieces(me).has(seen) {
+                            1
+                        } else if man && pos.pieces(me.opponent()).has(seen) {
+                            2
+                        } else {
+                            0
+                        };
+                        index += v * digit;
+                        digit *= 3;
+                        count += 1;
+                    }
+                }
+                assert_eq!(count, EDGE_SQUARES);
+                out.push(index as u16);
+            }
+        }
+        out
     }
 
     /// The linear terms by a walk over every piece with its coordinates (no square sets).
@@ -544,7 +761,7 @@ mod tests {
 
     fn random_net<R: Rules>(seed: u64) -> Net {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut net = Net::initial::<R>();
+        let mut net = Net::initial_with::<R>(true);
         for w in &mut net.patterns {
             *w = [rng.random_range(-400..400), rng.random_range(-400..400)];
         }
@@ -563,6 +780,11 @@ mod tests {
             mg += i64::from(net.patterns[r * ENTRIES + i as usize][0]);
             eg += i64::from(net.patterns[r * ENTRIES + i as usize][1]);
         }
+        for (e, &i) in reference_edges(pos).iter().enumerate() {
+            let j = idx.len() * ENTRIES + e * EDGE_ENTRIES + i as usize;
+            mg += i64::from(net.patterns[j][0]);
+            eg += i64::from(net.patterns[j][1]);
+        }
         for l in 0..LINEAR {
             mg += i64::from(net.linear[l][0] * f.linear[l]);
             eg += i64::from(net.linear[l][1] * f.linear[l]);
@@ -578,6 +800,12 @@ mod tests {
             assert_eq!(
                 f.index[..f.regions],
                 reference_indices(&pos)[..],
+                "{}",
+                pos.to_fen()
+            );
+            assert_eq!(
+                f.index[f.regions..f.regions + f.edges],
+                reference_edges(&pos)[..],
                 "{}",
                 pos.to_fen()
             );

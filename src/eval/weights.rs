@@ -1,20 +1,22 @@
 //! Weight files of the learned evaluation, and the per-variant registry the search reads them from.
 //!
-//! # File format (version 1, all integers little-endian)
+//! # File format (versions 1 and 2, all integers little-endian)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `TEMPOPAT` |
-//! | 4 | version, u32 = 1 |
+//! | 4 | version, u32: 1 without edge patterns, 2 with them |
 //! | 1 + n | variant name: length n (u8), then n bytes of ASCII (`international`) |
 //! | 1, 1 | board width, height (u8) |
 //! | 2 | regions, u16 (16 on 10x10, 9 on 8x8, 25 on 12x12) |
 //! | 1 | squares a region, u8 = 8 |
 //! | 2 | linear terms, u16 = 11 (their order: [`pattern::LINEAR_NAMES`]) |
+//! | 2, 1 | version 2 only: edge patterns, u16 = 4, and squares an edge pattern, u8 = 9 |
 //! | 1 | phases, u8 = 2 (middle game, endgame) |
 //! | 1 | fraction bits of the weights, u8 = 3 (a weight `w` is `w / 8` hundredths of a man) |
 //! | 4 | K, f32: the logistic scale the weights were fitted with (informative) |
 //! | regions x 6561 x 2 x 2 | pattern weights, i16: region by region, configuration by configuration (the ternary number of the region's squares, in bit order, 0 empty, 1 side to move's man, 2 the other's), middle game then endgame |
+//! | edges x 19683 x 2 x 2 | version 2 only: edge-pattern weights, the same way ([`pattern::Edges`] gives their squares) |
 //! | linear x 2 x 4 | linear weights, i32, middle game then endgame |
 //! | 8 | checksum, u64: FNV-1a of every byte before it |
 //!
@@ -34,7 +36,9 @@
 //! cost is a bounded amount of memory (at most [`MAX_LOADS`] nets a variant, 420 KB each on
 //! 10x10). The hot path ([`current`]) is one atomic load and a `OnceLock` read.
 
-use super::pattern::{self, ENTRIES, LINEAR, Net, REGION_SQUARES, Regions, SHIFT};
+use super::pattern::{
+    self, EDGE_ENTRIES, EDGE_SQUARES, EDGES, ENTRIES, LINEAR, Net, REGION_SQUARES, Regions, SHIFT,
+};
 use crate::bytes::ByteReader;
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
@@ -43,8 +47,10 @@ use std::sync::{Mutex, OnceLock};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"TEMPOPAT";
-/// The format version.
+/// The format version of a net without edge patterns (what every file was before them).
 pub const VERSION: u32 = 1;
+/// The format version of a net with edge patterns.
+pub const VERSION_EDGES: u32 = 2;
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -60,7 +66,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn encode(net: &Net) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + net.patterns.len() * 4);
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let version = if net.edges > 0 { VERSION_EDGES } else { VERSION };
+    out.extend_from_slice(&version.to_le_bytes());
     out.push(net.variant.len() as u8);
     out.extend_from_slice(net.variant.as_bytes());
     out.push(net.width as u8);
@@ -68,6 +75,10 @@ pub fn encode(net: &Net) -> Vec<u8> {
     out.extend_from_slice(&(net.regions as u16).to_le_bytes());
     out.push(REGION_SQUARES as u8);
     out.extend_from_slice(&(LINEAR as u16).to_le_bytes());
+    if net.edges > 0 {
+        out.extend_from_slice(&(net.edges as u16).to_le_bytes());
+        out.push(EDGE_SQUARES as u8);
+    }
     out.push(2);
     out.push(SHIFT as u8);
     out.extend_from_slice(&net.k.to_le_bytes());
@@ -95,9 +106,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         return Err("not a Tempo weight file (the magic TEMPOPAT is missing)".into());
     }
     let version = r.u32("version")?;
-    if version != VERSION {
+    if version != VERSION && version != VERSION_EDGES {
         return Err(format!(
-            "weight file version {version}; this Tempo reads version {VERSION}"
+            "weight file version {version}; this Tempo reads versions {VERSION} and {VERSION_EDGES}"
         ));
     }
     if bytes.len() < 8 || fnv1a(&bytes[..bytes.len() - 8]).to_le_bytes() != bytes[bytes.len() - 8..] {
@@ -123,6 +134,18 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     }
     let squares = usize::from(r.u8("region size")?);
     let linear = usize::from(r.u16("linear count")?);
+    let edges = if version == VERSION_EDGES {
+        let edges = usize::from(r.u16("edge-pattern count")?);
+        let squares = usize::from(r.u8("edge-pattern size")?);
+        if edges != EDGES || squares != EDGE_SQUARES {
+            return Err(format!(
+                "{edges} edge patterns of {squares} squares; this Tempo uses {EDGES} of {EDGE_SQUARES}"
+            ));
+        }
+        edges
+    } else {
+        0
+    };
     let phases = r.u8("phase count")?;
     let shift = u32::from(r.u8("fraction bits")?);
     if squares != REGION_SQUARES || linear != LINEAR || phases != 2 || shift != SHIFT {
@@ -132,15 +155,16 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         ));
     }
     let k = r.f32("K")?;
-    let body = regions * ENTRIES * 4 + LINEAR * 8 + 8;
+    let entries = regions * ENTRIES + edges * EDGE_ENTRIES;
+    let body = entries * 4 + LINEAR * 8 + 8;
     if r.rest().len() != body {
         return Err(format!(
             "the file has {} bytes of weights and checksum, {body} expected",
             r.rest().len()
         ));
     }
-    let mut patterns = Vec::with_capacity(regions * ENTRIES);
-    for _ in 0..regions * ENTRIES {
+    let mut patterns = Vec::with_capacity(entries);
+    for _ in 0..entries {
         let mg = r.u16("patterns")? as i16;
         let eg = r.u16("patterns")? as i16;
         patterns.push([mg, eg]);
@@ -154,6 +178,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         width,
         height,
         regions,
+        edges,
         patterns,
         linear: lin,
         k,
@@ -444,7 +469,26 @@ mod tests {
     fn a_weight_file_round_trips() {
         let net = sample_net();
         let bytes = encode(&net);
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), VERSION);
         assert_eq!(decode_for::<BrazilianRules>(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn a_weight_file_with_edge_patterns_round_trips_as_version_2() {
+        let mut net = Net::initial_with::<BrazilianRules>(true);
+        for (i, w) in net.patterns.iter_mut().enumerate() {
+            *w = [(i % 89) as i16 - 44, (i % 13) as i16];
+        }
+        let bytes = encode(&net);
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            VERSION_EDGES
+        );
+        let back = decode_for::<BrazilianRules>(&bytes).unwrap();
+        assert_eq!(back.edges, EDGES);
+        assert_eq!(back, net);
+        // The same weights without the edge patterns' table are a version-1 file of another size.
+        assert!(bytes.len() > encode(&sample_net()).len() + EDGES * EDGE_ENTRIES * 4 - 4);
     }
 
     #[test]
