@@ -172,9 +172,9 @@ impl Edges {
             let mut t = 0;
             while t < EDGE_ROWS {
                 let r = r0 + t as u32;
-                // Dark squares at odd columns in this row (`Geometry::coords`): the row's squares
-                // are columns 1, 3, ..., so the three edge columns hold one square on the left
-                // (column 1) and two on the right (w - 3, w - 1); the other rows the reverse.
+                // Whether this row's dark squares are at odd columns (`Geometry::coords`): then
+                // of the three left columns only column 1 is dark and of the right ones w - 3
+                // and w - 1; otherwise columns 0 and 2 on the left and w - 2 on the right.
                 let odd = ((r + height) % 2 == 0) != mirrored;
                 let (k, len) = match (right, odd) {
                     (false, true) => (0, 1),
@@ -199,15 +199,15 @@ impl Edges {
     }
 }
 
-/// The ternary value of 9 bits: bit `i` worth `3^i`.
-const TERNARY9: [u16; 512] = {
-    let mut t = [0u16; 512];
+/// The ternary values of all `N`-bit numbers (`N` = 2^bits): bit `i` worth `3^i`.
+const fn ternary<const N: usize>() -> [u16; N] {
+    let mut t = [0u16; N];
     let mut b = 0;
-    while b < 512 {
+    while b < N {
         let mut v = 0u16;
         let mut p = 1u16;
         let mut i = 0;
-        while i < 9 {
+        while (1 << i) < N {
             if b & (1 << i) != 0 {
                 v += p;
             }
@@ -218,28 +218,12 @@ const TERNARY9: [u16; 512] = {
         b += 1;
     }
     t
-};
+}
 
-/// The ternary value of 8 bits: bit `i` worth `3^i`.
-const TERNARY: [u16; 256] = {
-    let mut t = [0u16; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut v = 0u16;
-        let mut p = 1u16;
-        let mut i = 0;
-        while i < 8 {
-            if b & (1 << i) != 0 {
-                v += p;
-            }
-            p *= 3;
-            i += 1;
-        }
-        t[b] = v;
-        b += 1;
-    }
-    t
-};
+/// The ternary value of 8 bits (a region's squares of one colour).
+const TERNARY: [u16; 256] = ternary::<256>();
+/// The ternary value of 9 bits (an edge pattern's squares of one colour).
+const TERNARY9: [u16; 512] = ternary::<512>();
 
 /// The machine word a board's bits are gathered from (u64 for 8x8 and 10x10, u128 for 12x12).
 trait Word: Copy {
