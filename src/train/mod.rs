@@ -2,7 +2,7 @@
 //! ([`crate::selfplay::format`]) and writes a weight file ([`crate::eval::weights`]).
 //!
 //! Each position is reduced once to its features (region configurations, linear terms, phase)
-//! in flat arrays, about 60 bytes a position on 10x10, so millions fit in memory. The model is the
+//! in flat arrays, about 100 bytes a position on 10x10, so millions fit in memory. The model is the
 //! evaluation itself in floating point: `e = sum of weights`, blended by phase, in hundredths of a
 //! man for the side to move. It is fitted by minimising the logistic loss (cross-entropy) of
 //! `sigmoid(e / K)` against the target `λ·result + (1 − λ)·sigmoid(score / K)`, where `result` is the
