@@ -595,43 +595,54 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// The configuration of the dark squares in columns `c0..c0 + cols` of rows `r0..r0 + rows`,
+    /// from coordinates alone and the side to move's view (the board turned when Black moves):
+    /// row by row, by bit within a row, each square 0 empty or king, 1 a man of the side to move,
+    /// 2 one of the other side's. Also the number of squares read.
+    fn reference_window<R: Rules>(pos: &Draughts<R>, c0: u32, cols: u32, r0: u32, rows: u32) -> (u16, usize) {
+        type G<R> = <R as Rules>::Board;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let me = pos.side_to_move();
+        let mut index = 0u32;
+        let mut digit = 1u32;
+        let mut count = 0;
+        for row in r0..r0 + rows {
+            let mut bits: Vec<u32> = (c0..c0 + cols).filter_map(|c| G::<R>::at(c, row)).collect();
+            bits.sort_unstable();
+            for b in bits {
+                let (c, r) = G::<R>::coords(b);
+                let seen = if me == Side::Black {
+                    G::<R>::at(w - 1 - c, h - 1 - r).unwrap()
+                } else {
+                    b
+                };
+                let man = !pos.kings().has(seen);
+                let v = if man && pos.pieces(me).has(seen) {
+                    1
+                } else if man && pos.pieces(me.opponent()).has(seen) {
+                    2
+                } else {
+                    0
+                };
+                index += v * digit;
+                digit *= 3;
+                count += 1;
+            }
+        }
+        (index as u16, count)
+    }
+
     /// The region configurations by a loop over squares, from coordinates alone.
     fn reference_indices<R: Rules>(pos: &Draughts<R>) -> Vec<u16> {
         type G<R> = <R as Rules>::Board;
         let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
-        let me = pos.side_to_move();
         let mut out = Vec::new();
         for r0 in (0..=h - 4).step_by(2) {
             for c0 in (0..=w - 4).step_by(2) {
-                // The window's squares in the order the fast code reads them: by row, then by bit.
-                let mut index = 0u32;
-                let mut digit = 1u32;
-                for row in r0..r0 + 4 {
-                    let mut bits: Vec<u32> = (c0..c0 + 4).filter_map(|c| G::<R>::at(c, row)).collect();
-                    assert_eq!(bits.len(), 2);
-                    bits.sort_unstable();
-                    for b in bits {
-                        // From the side to move's view: turn the board when Black moves.
-                        let (c, r) = G::<R>::coords(b);
-                        let seen = if me == Side::Black {
-                            G::<R>::at(w - 1 - c, h - 1 - r).unwrap()
-                        } else {
-                            b
-                        };
-                        let man = !pos.kings().has(seen);
-                        let v = if man && pos.pieces(me).has(seen) {
-                            1
-                        } else if man && pos.pieces(me.opponent()).has(seen) {
-                            2
-                        } else {
-                            0
-                        };
-                        index += v * digit;
-                        digit *= 3;
-                    }
-                }
+                let (index, count) = reference_window(pos, c0, 4, r0, 4);
+                assert_eq!(count, REGION_SQUARES);
                 let first = (c0..c0 + 4).filter_map(|c| G::<R>::at(c, r0)).min().unwrap();
-                out.push((r0, first, index as u16));
+                out.push((r0, first, index));
             }
         }
         // Regions in layout order: by band of rows, then by first bit (on mirrored boards the
@@ -641,42 +652,16 @@ mod tests {
     }
 
     /// The edge-pattern configurations by a loop over squares, from coordinates alone: columns 0-2
-    /// and the last three, rows 0-5 and the last six, squares in bit order row by row.
+    /// and the last three, rows 0-5 and the last six.
     fn reference_edges<R: Rules>(pos: &Draughts<R>) -> Vec<u16> {
         type G<R> = <R as Rules>::Board;
         let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
-        let me = pos.side_to_move();
         let mut out = Vec::new();
         for r0 in [0, h - 6] {
             for c0 in [0, w - 3] {
-                let mut index = 0u32;
-                let mut digit = 1u32;
-                let mut count = 0;
-                for row in r0..r0 + 6 {
-                    let mut bits: Vec<u32> = (c0..c0 + 3).filter_map(|c| G::<R>::at(c, row)).collect();
-                    bits.sort_unstable();
-                    for b in bits {
-                        let (c, r) = G::<R>::coords(b);
-                        let seen = if me == Side::Black {
-                            G::<R>::at(w - 1 - c, h - 1 - r).unwrap()
-                        } else {
-                            b
-                        };
-                        let man = !pos.kings().has(seen);
-                        let v = if man && pos.pieces(me).has(seen) {
-                            1
-                        } else if man && pos.pieces(me.opponent()).has(seen) {
-                            2
-                        } else {
-                            0
-                        };
-                        index += v * digit;
-                        digit *= 3;
-                        count += 1;
-                    }
-                }
+                let (index, count) = reference_window(pos, c0, 3, r0, 6);
                 assert_eq!(count, EDGE_SQUARES);
-                out.push(index as u16);
+                out.push(index);
             }
         }
         out

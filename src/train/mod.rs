@@ -88,7 +88,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 300)]
     pub iterations: u32,
     /// Also fit the four edge patterns (three columns along each side edge over six rows, top
-    /// and bottom; 3^9 configurations each): a version-2 weight file, about 60 % larger.
+    /// and bottom; 3^9 configurations each): a version-2 weight file, about 75 % larger (735 KB against 420 KB on 10x10).
     #[arg(long)]
     pub edges: bool,
     /// L-BFGS ridge penalty, in positions: every weight is pulled towards zero as strongly as
