@@ -6,9 +6,9 @@ use std::time::Duration;
 use tempo::draughts::International;
 use tempo::engine::{Engine, Event};
 use tempo::game::{Game, MoveList};
-use tempo::protocol::Out;
 use tempo::protocol::hub::Hub;
 use tempo::protocol::uci::Uci;
+use tempo::protocol::{Face, Out};
 use tempo::search::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Limits};
 
 /// Plays one search of `pos` and returns the move and the last reported node count.

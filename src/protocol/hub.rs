@@ -2,12 +2,12 @@
 //! `shared/reference/protocols.md` record Scan's exact behaviour and what each client needs).
 
 use super::session::{Report, Session, SetupError, Start, new_session};
-use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
+use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
 use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, Strength, WIN};
 use crate::tt::WIN_BOUND;
 use crate::variant::Variant;
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::time::Duration;
 
 /// One Hub line: a command and its arguments, `name=value` or bare flags (value `None`).
@@ -298,53 +298,6 @@ impl Hub {
         }
     }
 
-    /// Serves lines from `input` (after `first`, a line already read) until `quit` or end of input.
-    pub fn run(mut self, input: Receiver<Input>, first: Option<String>) {
-        if let Some(line) = first
-            && !self.input(Input::Line(line))
-        {
-            return;
-        }
-        let reports = self.reports.clone();
-        loop {
-            select! {
-                recv(input) -> msg => match msg {
-                    Ok(i) => {
-                        if !self.input(i) {
-                            return;
-                        }
-                    }
-                    // End of input: a search that ends by itself is let finish and answers (a
-                    // script that pipes `go` and closes its input wants the result); any other
-                    // is stopped and answered, as at `quit`.
-                    Err(_) => {
-                        if !self.ends_alone {
-                            self.session.stop();
-                        }
-                        self.wait_search();
-                        return;
-                    }
-                },
-                recv(reports) -> r => {
-                    if let Ok(r) = r {
-                        self.report(r);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Handles one input line as [`Hub::run`] does, without a reader thread: the lines it writes,
-    /// and those of a search that has ended meanwhile, collect in the front-end's [`Out`] (see
-    /// [`Out::buffer`] and [`Hub::take_output`]). `false` means `quit`.
-    pub fn handle_line(&mut self, line: &str) -> bool {
-        let go_on = self.input(Input::Line(line.to_string()));
-        while let Ok(r) = self.reports.try_recv() {
-            self.report(r);
-        }
-        go_on
-    }
-
     /// Ends a running search, if any, and writes its last lines (`done` included).
     pub fn finish(&mut self) {
         if self.searching {
@@ -368,7 +321,7 @@ impl Hub {
         Box::new(move |r| drop(sender.send(Report::Egdb(r))))
     }
 
-    fn report(&mut self, report: Report) {
+    fn handle_report(&mut self, report: Report) {
         // Moves leave in the variant's Hub numbering (`Variant::hub_notation`).
         let notation = self.variant.hub_notation();
         let out = |m: String| notation.move_from_tempo(&m);
@@ -402,14 +355,14 @@ impl Hub {
     fn wait_search(&mut self) {
         while self.searching {
             match self.reports.recv() {
-                Ok(r) => self.report(r),
+                Ok(r) => self.handle_report(r),
                 Err(_) => self.searching = false,
             }
         }
     }
 
     /// Handles one input; `false` means quit.
-    fn input(&mut self, input: Input) -> bool {
+    fn handle_input(&mut self, input: Input) -> bool {
         let line = match input {
             Input::Line(l) => l,
             Input::TooLong(n) => {
@@ -762,6 +715,24 @@ impl Hub {
         self.ends_after_hit = limited && !level.infinite;
         self.ends_alone = self.ends_after_hit && !ponder;
         Ok(())
+    }
+}
+
+impl Face for Hub {
+    fn input(&mut self, input: Input) -> bool {
+        self.handle_input(input)
+    }
+    fn report(&mut self, report: Report) {
+        self.handle_report(report);
+    }
+    fn reports(&self) -> &Receiver<Report> {
+        &self.reports
+    }
+    fn end_of_input(&mut self) {
+        if !self.ends_alone {
+            self.session.stop();
+        }
+        self.wait_search();
     }
 }
 

@@ -14,7 +14,8 @@ pub mod uci;
 
 use crate::game::RuleOption;
 use crate::variant::Variant;
-use crossbeam_channel::{Receiver, bounded};
+use crossbeam_channel::{Receiver, bounded, select};
+use session::Report;
 use std::io::{BufRead, BufReader, Read, Write};
 
 /// The longest input line read whole; the rest of a longer line is skipped and the line refused.
@@ -192,7 +193,7 @@ pub fn clip_message(message: &str) -> String {
 /// pipe), nobody is listening: the process ends quietly.
 ///
 /// [`Out::buffer`] collects the lines in memory instead, for tests and fuzz targets that drive a
-/// front-end line by line (`Hub::handle_line`, `Uci::handle_line`).
+/// front-end line by line ([`Face::handle_line`]).
 #[derive(Debug, Default)]
 pub struct Out {
     buffer: Option<Vec<String>>,
@@ -308,6 +309,66 @@ pub fn run(dialect: Option<Dialect>) {
     match dialect {
         Dialect::Hub => hub::Hub::new(out).run(input, first),
         Dialect::Uci => uci::Uci::new(out).run(input, first),
+    }
+}
+
+/// What the line loop asks of a protocol front-end ([`hub::Hub`], [`uci::Uci`]): the loop itself,
+/// [`Face::run`] and [`Face::handle_line`], is the same for both.
+pub trait Face {
+    /// Handles one input; `false` means `quit`.
+    fn input(&mut self, input: Input) -> bool;
+    /// Writes what a search report says.
+    fn report(&mut self, report: Report);
+    /// The queue the search and the table loader report to.
+    fn reports(&self) -> &Receiver<Report>;
+    /// At end of input: a search that ends by itself is let finish and answers (a script that
+    /// pipes `go` and closes its input wants the result); any other is stopped and answered, as
+    /// at `quit`.
+    fn end_of_input(&mut self);
+
+    /// Serves lines from `input` (after `first`, a line already read) until `quit` or end of
+    /// input, answering the search's reports as they come.
+    fn run(mut self, input: Receiver<Input>, first: Option<String>)
+    where
+        Self: Sized,
+    {
+        if let Some(line) = first
+            && !self.input(Input::Line(line))
+        {
+            return;
+        }
+        let reports = self.reports().clone();
+        loop {
+            select! {
+                recv(input) -> msg => match msg {
+                    Ok(i) => {
+                        if !self.input(i) {
+                            return;
+                        }
+                    }
+                    Err(_) => {
+                        self.end_of_input();
+                        return;
+                    }
+                },
+                recv(reports) -> r => {
+                    if let Ok(r) = r {
+                        self.report(r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one input line as [`Face::run`] does, without a reader thread: the lines it
+    /// writes, and those of a search that has ended meanwhile, collect in the front-end's [`Out`]
+    /// (see [`Out::buffer`]). `false` means `quit`.
+    fn handle_line(&mut self, line: &str) -> bool {
+        let go_on = self.input(Input::Line(line.to_string()));
+        while let Ok(r) = self.reports().try_recv() {
+            self.report(r);
+        }
+        go_on
     }
 }
 

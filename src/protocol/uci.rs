@@ -2,11 +2,11 @@
 //! and moves in each variant's own notation.
 
 use super::session::{Report, Session, Start, new_session};
-use super::{Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
+use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
 use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, Strength, win_distance};
 use crate::variant::Variant;
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::time::Duration;
 
 /// Default `Hash` in MiB.
@@ -209,52 +209,6 @@ impl Uci {
         }
     }
 
-    /// Serves lines from `input` (after `first`, a line already read) until `quit` or end of input.
-    pub fn run(mut self, input: Receiver<Input>, first: Option<String>) {
-        if let Some(line) = first
-            && !self.input(Input::Line(line))
-        {
-            return;
-        }
-        let reports = self.reports.clone();
-        loop {
-            select! {
-                recv(input) -> msg => match msg {
-                    Ok(i) => {
-                        if !self.input(i) {
-                            return;
-                        }
-                    }
-                    // End of input: a search that ends by itself is let finish and answers; any
-                    // other is stopped and answered, as at `quit`.
-                    Err(_) => {
-                        if !self.ends_alone {
-                            self.session.stop();
-                        }
-                        self.wait_search();
-                        return;
-                    }
-                },
-                recv(reports) -> r => {
-                    if let Ok(r) = r {
-                        self.report(r);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Handles one input line as [`Uci::run`] does, without a reader thread: the lines it writes,
-    /// and those of a search that has ended meanwhile, collect in the front-end's [`Out`] (see
-    /// [`Out::buffer`] and [`Uci::take_output`]). `false` means `quit`.
-    pub fn handle_line(&mut self, line: &str) -> bool {
-        let go_on = self.input(Input::Line(line.to_string()));
-        while let Ok(r) = self.reports.try_recv() {
-            self.report(r);
-        }
-        go_on
-    }
-
     /// Ends a running search, if any, and writes its last lines (`bestmove` included).
     pub fn finish(&mut self) {
         self.finish_search();
@@ -276,7 +230,7 @@ impl Uci {
         Box::new(move |r| drop(sender.send(Report::Egdb(r))))
     }
 
-    fn report(&mut self, report: Report) {
+    fn handle_report(&mut self, report: Report) {
         match report {
             Report::Info(info) => {
                 let hashfull = self.session.hashfull();
@@ -304,13 +258,13 @@ impl Uci {
     fn wait_search(&mut self) {
         while self.searching {
             match self.reports.recv() {
-                Ok(r) => self.report(r),
+                Ok(r) => self.handle_report(r),
                 Err(_) => self.searching = false,
             }
         }
     }
 
-    fn input(&mut self, input: Input) -> bool {
+    fn handle_input(&mut self, input: Input) -> bool {
         let line = match input {
             Input::Line(l) => l,
             Input::TooLong(n) => {
@@ -632,6 +586,24 @@ impl Uci {
         self.ends_after_hit = bounded && !limits.infinite;
         self.ends_alone = self.ends_after_hit && !go.ponder;
         Ok(())
+    }
+}
+
+impl Face for Uci {
+    fn input(&mut self, input: Input) -> bool {
+        self.handle_input(input)
+    }
+    fn report(&mut self, report: Report) {
+        self.handle_report(report);
+    }
+    fn reports(&self) -> &Receiver<Report> {
+        &self.reports
+    }
+    fn end_of_input(&mut self) {
+        if !self.ends_alone {
+            self.session.stop();
+        }
+        self.wait_search();
     }
 }
 

@@ -13,7 +13,7 @@ use std::io::Cursor;
 use tempo::game::{Game, MoveList, MoveStyle};
 use tempo::protocol::hub::{Hub, parse_line};
 use tempo::protocol::uci::Uci;
-use tempo::protocol::{Input, Out, read_line};
+use tempo::protocol::{Face, Input, Out, read_line};
 use tempo::variant::Variant;
 use tempo::with_variant;
 
