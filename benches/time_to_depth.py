@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Time to depth of Tempo binaries over a set of positions, for changes that keep the search's nodes.
 
-For each position of a file (one FEN a line; `side_by_side_positions.txt` holds the eleven of
-README "search and bench"), the first binary's `tempo search --movetime SECONDS` gives the depth
+For each position of a file (one FEN a line, or `start` for the variant's initial position;
+`side_by_side_positions.txt` holds the eleven of README "search and bench"), the first binary's `tempo search --movetime SECONDS` gives the depth
 it completes in that time (the line before a last line stopped by the clock); then every binary
 searches the position to that depth (`tempo search --depth D`), the binaries taking turns, RUNS
 rounds, and the least time of each counts (the machine's speed moves from one search to the
@@ -21,7 +21,8 @@ import subprocess
 
 def search(binary, variant, fen, *limit):
     """The `depth` lines of one search, as lists of words."""
-    out = subprocess.run([binary, 'search', '--variant', variant, '--fen', fen, *limit],
+    position = [] if fen == 'start' else ['--fen', fen]
+    out = subprocess.run([binary, 'search', '--variant', variant, *position, *limit],
                          capture_output=True, text=True, check=True).stdout
     return [line.split() for line in out.splitlines() if line.startswith('depth ')]
 
