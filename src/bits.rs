@@ -40,6 +40,8 @@ pub trait Bits:
     fn count(self) -> u32;
     /// Index of the lowest member; the set must not be empty.
     fn lowest(self) -> u32;
+    /// Index of the highest member; the set must not be empty.
+    fn highest(self) -> u32;
     /// The set without its lowest member (`x & (x - 1)`: one instruction on 64 bits, and no
     /// variable shift on 128); the set must not be empty.
     fn without_lowest(self) -> Self;
@@ -109,6 +111,10 @@ macro_rules! impl_bits {
                 self.trailing_zeros()
             }
             #[inline(always)]
+            fn highest(self) -> u32 {
+                <$t>::BITS - 1 - self.leading_zeros()
+            }
+            #[inline(always)]
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
             }
@@ -129,6 +135,14 @@ mod tests {
         assert_eq!(s.iter().collect::<Vec<_>>(), vec![3, 17, 62]);
         let w: u128 = (1 << 100) | 1;
         assert_eq!(w.iter().collect::<Vec<_>>(), vec![0, 100]);
+    }
+
+    #[test]
+    fn lowest_and_highest_members() {
+        let s: u64 = (1 << 3) | (1 << 17) | (1 << 62);
+        assert_eq!((s.lowest(), s.highest()), (3, 62));
+        let w: u128 = (1 << 100) | (1 << 5);
+        assert_eq!((w.lowest(), w.highest()), (5, 100));
     }
 
     #[test]

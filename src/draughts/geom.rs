@@ -56,6 +56,20 @@ pub trait Geometry: 'static + Send + Sync {
         x.shift(d)
     }
 
+    /// The squares from bit `bit` in direction `d` up to the board's edge, `bit` itself excluded.
+    /// The padded layouts read it from a table (a flying king's line is then one lookup, not a
+    /// walk whose end the processor cannot predict); this walk is the definition.
+    #[inline(always)]
+    fn ray(bit: u32, d: i32) -> Self::B {
+        let mut x = Self::step(Self::B::bit(bit), d) & Self::VALID;
+        let mut all = x;
+        while !x.is_empty() {
+            x = Self::step(x, d) & Self::VALID;
+            all |= x;
+        }
+        all
+    }
+
     /// Squares a row.
     const HALF: i32 = (Self::WIDTH / 2) as i32;
     /// Shift one step down-left.
@@ -161,6 +175,39 @@ macro_rules! diagonal_board {
                 }
                 t
             };
+            /// The largest shift of one step (orthogonally up or down): ray tables are indexed
+            /// by the shift plus this.
+            const REACH: i32 = 2 * ($w / 2) as i32 + 3;
+            /// [`Geometry::ray`] of every bit and shift, `(d + REACH) * SPAN + bit`; shifts that
+            /// are no direction, and padding bits, keep empty rays.
+            const RAYS: [$bits; (2 * Self::REACH as usize + 1) * Self::SPAN] = {
+                let valid = Self::mask_rows(0, $h);
+                let mut t = [0 as $bits; (2 * Self::REACH as usize + 1) * Self::SPAN];
+                let half = ($w / 2) as i32;
+                let dirs = [-(half + 2), -(half + 1), half + 1, half + 2, -Self::REACH, -1, 1, Self::REACH];
+                let mut k = 0;
+                while k < dirs.len() {
+                    let d = dirs[k];
+                    let mut bit = 0;
+                    while bit < Self::SPAN {
+                        let mut all: $bits = 0;
+                        if valid & (1 << bit) != 0 {
+                            let mut x: $bits = 1 << bit;
+                            loop {
+                                x = if d > 0 { x << d } else { x >> -d } & valid;
+                                if x == 0 {
+                                    break;
+                                }
+                                all |= x;
+                            }
+                        }
+                        t[(d + Self::REACH) as usize * Self::SPAN + bit] = all;
+                        bit += 1;
+                    }
+                    k += 1;
+                }
+                t
+            };
             const fn mask_rows(from: u32, to: u32) -> $bits {
                 let mut m: $bits = 0;
                 let mut i = (from * ($w / 2)) as usize;
@@ -183,6 +230,11 @@ macro_rules! diagonal_board {
             const SQUARE_TO_BIT: &'static [u8] = &Self::SQ_TABLE;
             const BIT_TO_SQUARE: &'static [u8] = &Self::BIT_TABLE;
             const MIRRORED: bool = $mirrored;
+
+            #[inline(always)]
+            fn ray(bit: u32, d: i32) -> $bits {
+                Self::RAYS[(d + Self::REACH) as usize * Self::SPAN + bit as usize]
+            }
         }
     };
 }
@@ -316,6 +368,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The ray tables hold what walking step by step finds, for every square and direction.
+    fn check_rays<G: Geometry>() {
+        let dirs = [G::DIAGONALS, G::ORTHOGONALS].concat();
+        for n in 1..=G::SQUARES {
+            let b = G::bit_of(n).unwrap();
+            for &d in &dirs {
+                let mut walked = G::B::EMPTY;
+                let mut x = G::B::bit(b);
+                loop {
+                    x = G::step(x, d) & G::VALID;
+                    if x.is_empty() {
+                        break;
+                    }
+                    walked |= x;
+                }
+                assert_eq!(G::ray(b, d), walked, "square {n} direction {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn ray_tables_match_the_walk() {
+        check_rays::<Board8>();
+        check_rays::<Board8Mirrored>();
+        check_rays::<Board10>();
+        check_rays::<Board12>();
+        check_rays::<Board8Full>();
+        // The long diagonal of the 10x10 board: from 46 (a1) up-right through 41, 37, ... to 5.
+        let from = Board10::bit_of(46).unwrap();
+        let squares: Vec<usize> = Board10::ray(from, Board10::UP_RIGHT)
+            .iter()
+            .map(|b| Board10::number_of(b).unwrap())
+            .collect();
+        assert_eq!(squares, vec![5, 10, 14, 19, 23, 28, 32, 37, 41]);
     }
 
     #[test]

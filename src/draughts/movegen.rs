@@ -149,15 +149,29 @@ fn promotion_row<R: Rules, const WHITE: bool>() -> BitsOf<R> {
 /// one step only for short-range kings.
 #[inline(always)]
 fn slide<R: Rules>(from: BitsOf<R>, d: i32, empty: BitsOf<R>) -> BitsOf<R> {
-    let mut x = R::Board::step(from, d) & empty;
-    let mut all = x;
-    if R::FLYING_KINGS {
-        while !x.is_empty() {
-            x = R::Board::step(x, d) & empty;
-            all |= x;
-        }
+    if !R::FLYING_KINGS {
+        return R::Board::step(from, d) & empty;
+    }
+    let mut all = BitsOf::<R>::EMPTY;
+    for sq in from.iter() {
+        // The line up to its first blocked square: the line from that square on is cut away.
+        let ray = R::Board::ray(sq, d);
+        let blocked = ray & !empty;
+        all |= if blocked.is_empty() {
+            ray
+        } else {
+            let b = nearest::<R>(blocked, d);
+            ray & !(R::Board::ray(b, d) | BitsOf::<R>::bit(b))
+        };
     }
     all
+}
+
+/// The member of `set`, a subset of a line running in direction `d`, that comes first along it:
+/// the lowest bit when the line runs towards higher bits, the highest otherwise.
+#[inline(always)]
+fn nearest<R: Rules>(set: BitsOf<R>, d: i32) -> u32 {
+    if d > 0 { set.lowest() } else { set.highest() }
 }
 
 /// Men of this side that have a capture, all found at once.
@@ -373,12 +387,16 @@ impl<R: Rules> Captures<'_, R> {
     #[inline(always)]
     fn victim(&self, sq: BitsOf<R>, d: i32, captured: BitsOf<R>) -> BitsOf<R> {
         let free = self.free(captured);
-        let mut t = R::Board::step(sq, d);
-        if R::FLYING_KINGS {
-            while !(t & free).is_empty() {
-                t = R::Board::step(t, d);
+        let t = if R::FLYING_KINGS {
+            // The first square of the line that is not free.
+            let blocked = R::Board::ray(sq.lowest(), d) & !free;
+            if blocked.is_empty() {
+                return BitsOf::<R>::EMPTY;
             }
-        }
+            BitsOf::<R>::bit(nearest::<R>(blocked, d))
+        } else {
+            R::Board::step(sq, d)
+        };
         let t = t & self.opp & !captured;
         if (R::Board::step(t, d) & free).is_empty() {
             BitsOf::<R>::EMPTY
