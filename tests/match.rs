@@ -546,6 +546,28 @@ fn sprt_stops_the_match_when_it_decides() {
     assert!(finished(&r.out).len() < 50);
 }
 
+/// Without --games an SPRT is not cut short by the default of a plain match (20 games a pairing):
+/// here it needs more than 20 games to decide, and decides.
+#[test]
+fn sprt_without_a_game_count_runs_until_it_decides() {
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &fake("illegal"),
+        "--depth",
+        "1",
+        // Unfiltered random openings: the default balance filter would search all 5,000.
+        "--balance",
+        "0",
+        "--sprt",
+        "elo0=0 elo1=10",
+    ]);
+    assert!(r.ok);
+    assert!(r.out.contains("H1 accepted; the match stopped"), "{}", r.out);
+    assert!(finished(&r.out).len() > 20, "{}", r.out);
+}
+
 #[test]
 fn pydraughts_reads_the_pdn_back() {
     let python = match std::env::var("TEMPO_PYDRAUGHTS_PYTHON") {

@@ -82,8 +82,9 @@ pub struct MatchArgs {
     #[arg(long, short, value_parser = parse_variant, default_value = "international")]
     pub variant: Variant,
     /// Total number of games (1 to 1000000). Each opening is played twice, colours swapped.
-    /// Default: every opening of --openings once per pairing (both colours), or 20 games per
-    /// pairing.
+    /// Default: with --sprt, 10000 (the test ends the match long before; the cap only bounds a
+    /// test that never decides); otherwise every opening of --openings once per pairing (both
+    /// colours), or 20 games per pairing.
     #[arg(long, value_parser = parse_games)]
     pub games: Option<usize>,
     /// Rounds (1 to 500000): each round plays one opening with both colours in every pairing (an
@@ -164,6 +165,8 @@ pub struct MatchArgs {
 /// The most games one run plays: far beyond any real match, and small enough that the schedule,
 /// the openings and the results always fit in memory.
 pub const MAX_GAMES: usize = 1_000_000;
+/// The games an SPRT match may play when neither --games nor --rounds is given.
+pub const SPRT_GAMES: usize = 10_000;
 /// The longest random opening, in plies.
 pub const MAX_RANDOM_PLIES: usize = 200;
 /// The most games played at the same time.
@@ -488,6 +491,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     let total = match (args.games, args.rounds, &file_openings) {
         (Some(g), _, _) => Some(g),
         (None, Some(r), _) => r.checked_mul(per_round),
+        // An SPRT runs until it decides: a default of a few games would end it undecided.
+        (None, None, _) if sprt.is_some() => Some(SPRT_GAMES),
         (None, None, Some(o)) => o.len().checked_mul(per_round),
         (None, None, None) => Some(10 * per_round),
     };
