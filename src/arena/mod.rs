@@ -82,9 +82,9 @@ pub struct MatchArgs {
     #[arg(long, short, value_parser = parse_variant, default_value = "international")]
     pub variant: Variant,
     /// Total number of games (1 to 1000000). Each opening is played twice, colours swapped.
-    /// Default: with --sprt, 10000 (the test ends the match long before; the cap only bounds a
-    /// test that never decides); otherwise every opening of --openings once per pairing (both
-    /// colours), or 20 games per pairing.
+    /// Default: with --sprt, 10000 (a cap for a test that has not decided by then; the match stops
+    /// when it decides); otherwise every opening of --openings once per pairing (both colours), or
+    /// 20 games per pairing.
     #[arg(long, value_parser = parse_games)]
     pub games: Option<usize>,
     /// Rounds (1 to 500000): each round plays one opening with both colours in every pairing (an
