@@ -361,6 +361,7 @@ fn bad_input_is_a_clear_error() {
         ),
         ("--sprt", "elo0=5 elo1=0", "elo0 (5) must be below elo1 (0)"),
         ("--resign", "3", "expected MEN/PLIES"),
+        ("--adjudicate-draw", "0.05/20", "expected MEN/PLIES/FROM"),
         (
             "--openings",
             "/nonexistent.pdn",
@@ -409,6 +410,49 @@ fn protocol_detection_and_adjudication() {
         r.out
             .contains("Elo difference: 0.0 +/- 0.0, LOS: 50.0 %, DrawRatio: 100.0 %")
     );
+}
+
+/// `--adjudicate-draw`: with a bound no score reaches, each game is drawn once the last four
+/// plies were all scored (a forced move played at once may come without a score, which breaks
+/// the run) and the game has at least FROM plies; never before.
+#[test]
+fn level_scores_adjudicate_a_draw_from_the_given_ply() {
+    let pdn = temp("adjudicated-draw.pdn");
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("uci"),
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--random-plies",
+        "2",
+        "--adjudicate-draw",
+        "99/4/11",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let games = finished(&r.out);
+    assert_eq!(games.len(), 2, "{}", r.out);
+    for g in games {
+        assert!(
+            g.contains("1/2-1/2 {Draw by adjudication: 4 plies within 99.00 men of level}"),
+            "{g}"
+        );
+    }
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    for game in text.split("[Event").skip(1) {
+        let body = game.rsplit(']').next().unwrap();
+        // The moves: every token with a square number in it but the result and move numbers.
+        let plies = body
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.') && *t != "1-1" && t.contains(|c: char| c.is_ascii_digit()))
+            .count();
+        assert!((11..40).contains(&plies), "{plies} plies: {game}");
+    }
 }
 
 #[test]

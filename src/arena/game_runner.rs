@@ -44,8 +44,58 @@ pub struct Adjudication {
     pub win: Option<(i32, usize)>,
     /// An engine resigns when its own last `.1` scores are all `-.0` or worse.
     pub resign: Option<(i32, usize)>,
+    /// A draw when, once the game has at least `from` plies, the last `plies` scores reported
+    /// (both engines' alike) all lie within `men` hundredths of a man of zero.
+    pub draw: Option<DrawAdjudication>,
     /// A draw at this many plies whatever else is set: a safety net for endless games.
     pub max_plies: usize,
+}
+
+/// The score-based draw adjudication (cutechess's `-draw`): both engines have called the game
+/// level for a while, late enough that the opening's level scores do not count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    /// The largest score, either way, in hundredths of a man.
+    pub men: i32,
+    /// How many consecutive scores (plies) must be that small.
+    pub plies: usize,
+    /// The game's length in plies (opening included) before which no draw is adjudicated.
+    pub from: usize,
+}
+
+/// The score-based adjudications (`win` and `draw`) after `plies` plies, given the `scores`
+/// (White's view, one per ply the engines played; `None` where the engine gave none): the outcome
+/// and its reason, or `None` when the game goes on. A ply without a score breaks a run.
+pub fn adjudicate_by_scores(
+    adj: &Adjudication,
+    plies: usize,
+    scores: &[Option<i32>],
+) -> Option<(Outcome, String)> {
+    let last = |k: usize| (scores.len() >= k).then(|| &scores[scores.len() - k..]);
+    if let Some((threshold, k)) = adj.win
+        && let Some(tail) = last(k)
+    {
+        for side in [Side::White, Side::Black] {
+            let sign = if side == Side::White { 1 } else { -1 };
+            if tail.iter().all(|s| s.is_some_and(|s| s * sign >= threshold)) {
+                let why = format!("{} wins by adjudication: both engines agree", side_name(side));
+                return Some((Outcome::Win(side), why));
+            }
+        }
+    }
+    if let Some(d) = adj.draw
+        && plies >= d.from
+        && let Some(tail) = last(d.plies)
+        && tail.iter().all(|s| s.is_some_and(|s| s.abs() <= d.men))
+    {
+        let why = format!(
+            "Draw by adjudication: {} plies within {:.2} men of level",
+            d.plies,
+            f64::from(d.men) / 100.0
+        );
+        return Some((Outcome::Draw, why));
+    }
+    None
 }
 
 /// Everything a game needs besides its engines and opening.
@@ -212,18 +262,10 @@ pub fn play_game<G: Game>(
             record.reason = format!("Draw by adjudication: the game limit of {plies} plies");
             return record;
         }
-        if let Some((threshold, k)) = adj.win
-            && scores.len() >= k
-        {
-            let tail = &scores[scores.len() - k..];
-            for side in [Side::White, Side::Black] {
-                let sign = if side == Side::White { 1 } else { -1 };
-                if tail.iter().all(|s| s.is_some_and(|s| s * sign >= threshold)) {
-                    record.outcome = Some(Outcome::Win(side));
-                    record.reason = format!("{} wins by adjudication: both engines agree", side_name(side));
-                    return record;
-                }
-            }
+        if let Some((o, why)) = adjudicate_by_scores(&adj, plies, &scores) {
+            record.outcome = Some(o);
+            record.reason = why;
+            return record;
         }
         if stop.load(Ordering::Relaxed) {
             record.reason = "Game aborted: the match is over".into();

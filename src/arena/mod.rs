@@ -22,7 +22,9 @@ use crate::variant::Variant;
 use client::Client;
 use crossbeam_channel::unbounded;
 use engine_proc::{EngineSpec, Log};
-use game_runner::{Adjudication, ClockSpec, GameConfig, GameRecord, Opening, TimeControl, play_game};
+use game_runner::{
+    Adjudication, ClockSpec, DrawAdjudication, GameConfig, GameRecord, Opening, TimeControl, play_game,
+};
 use openings::Balance;
 use stats::{Pentanomial, Sprt, Wld, fmt1, summary};
 use std::collections::HashMap;
@@ -140,6 +142,11 @@ pub struct MatchArgs {
     /// at least MEN men: MEN/PLIES, e.g. 5/6.
     #[arg(long, value_name = "MEN/PLIES")]
     pub adjudicate_win: Option<String>,
+    /// Adjudicate a draw when, from the game's ply FROM on (opening included), the last PLIES
+    /// scores of both engines all lie within MEN men of level: MEN/PLIES/FROM, e.g. 0.05/20/80.
+    /// FROM keeps the opening's level scores from counting.
+    #[arg(long, value_name = "MEN/PLIES/FROM")]
+    pub adjudicate_draw: Option<String>,
     /// An engine resigns when its own last PLIES scores are all -MEN or worse: MEN/PLIES.
     #[arg(long, value_name = "MEN/PLIES")]
     pub resign: Option<String>,
@@ -309,6 +316,32 @@ fn parse_threshold(what: &str, text: &str) -> Result<(i32, usize), String> {
     Ok(((men * 100.0).round() as i32, plies))
 }
 
+/// Parses `--adjudicate-draw MEN/PLIES/FROM`: MEN at least 0 (0: only scores of exactly 0),
+/// PLIES at least 2 (so that both engines take part).
+fn parse_draw_adjudication(text: &str) -> Result<DrawAdjudication, String> {
+    let bad = || format!("--adjudicate-draw {text:?}: expected MEN/PLIES/FROM, e.g. 0.05/20/80");
+    let parts: Vec<&str> = text.split('/').map(str::trim).collect();
+    let [m, p, f] = parts[..] else {
+        return Err(bad());
+    };
+    let men: f64 = m.parse().map_err(|_| bad())?;
+    let plies: usize = p.parse().map_err(|_| bad())?;
+    let from: usize = f.parse().map_err(|_| bad())?;
+    if !men.is_finite() || !(0.0..=100.0).contains(&men) {
+        return Err(bad());
+    }
+    if plies < 2 {
+        return Err(format!(
+            "--adjudicate-draw {text:?}: PLIES must be at least 2, so that both engines agree"
+        ));
+    }
+    Ok(DrawAdjudication {
+        men: (men * 100.0).round() as i32,
+        plies,
+        from,
+    })
+}
+
 /// The PDN `GameType` of a variant: the long form for the types pydraughts writes, the number
 /// alone for the other standard ones, `None` where PDN has no number.
 pub fn game_type(v: Variant) -> Option<&'static str> {
@@ -442,6 +475,11 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             .resign
             .as_deref()
             .map(|t| parse_threshold("--resign", t))
+            .transpose()?,
+        draw: args
+            .adjudicate_draw
+            .as_deref()
+            .map(parse_draw_adjudication)
             .transpose()?,
         max_plies: args.max_plies.max(1),
     };
@@ -945,6 +983,65 @@ mod tests {
         assert!(parse_threshold("--resign", "3").is_err());
         assert!(parse_threshold("--resign", "-1/4").is_err());
         assert!(parse_threshold("--resign", "1/0").is_err());
+    }
+
+    #[test]
+    fn draw_adjudication_parses() {
+        assert_eq!(
+            parse_draw_adjudication("0.05/20/80").unwrap(),
+            DrawAdjudication {
+                men: 5,
+                plies: 20,
+                from: 80
+            }
+        );
+        assert_eq!(parse_draw_adjudication("0/8/0").unwrap().men, 0);
+        for bad in [
+            "0.05/20",
+            "0.05/20/80/1",
+            "-0.1/20/80",
+            "x/20/80",
+            "0.05/1/80",
+            "0.05/20/-1",
+        ] {
+            assert!(parse_draw_adjudication(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// The score rules of the game runner, on made-up score sequences: a draw needs the window
+    /// full of small scores, every ply scored, and the game past FROM; a win needs agreement.
+    #[test]
+    fn scores_adjudicate_draws_and_wins() {
+        let draw = DrawAdjudication {
+            men: 5,
+            plies: 4,
+            from: 10,
+        };
+        let adj = Adjudication {
+            draw_after: None,
+            win: Some((300, 2)),
+            resign: None,
+            draw: Some(draw),
+            max_plies: 1000,
+        };
+        let is_draw = |plies: usize, scores: &[Option<i32>]| {
+            game_runner::adjudicate_by_scores(&adj, plies, scores).map(|(o, _)| o) == Some(Outcome::Draw)
+        };
+        let level = [Some(10), Some(3), Some(-5), Some(0), Some(5)];
+        assert!(is_draw(10, &level));
+        assert!(!is_draw(9, &level), "before FROM");
+        assert!(!is_draw(10, &level[..3]), "window not full");
+        assert!(
+            !is_draw(10, &[Some(0), Some(0), Some(6), Some(0)]),
+            "a score beyond MEN"
+        );
+        assert!(
+            !is_draw(10, &[Some(0), None, Some(0), Some(0)]),
+            "a ply without a score"
+        );
+        let (o, why) = game_runner::adjudicate_by_scores(&adj, 40, &[Some(0), Some(300), Some(310)]).unwrap();
+        assert_eq!(o, Outcome::Win(Side::White), "{why}");
+        assert!(game_runner::adjudicate_by_scores(&adj, 40, &[Some(300), Some(-300)]).is_none());
     }
 
     #[test]
