@@ -455,6 +455,66 @@ fn level_scores_adjudicate_a_draw_from_the_given_ply() {
     }
 }
 
+/// `--adjudicate-egdb`: English tables to 3 pieces built for the test; from two kings against one
+/// (won) and a king against a king (drawn) the games end before any engine moves, with the
+/// tables' result; a directory without tables is a clear error before play.
+#[test]
+fn endgame_tables_adjudicate_before_the_engines_move() {
+    let dir = temp("adjudication-tables");
+    let built = Command::new(TEMPO)
+        .args(["egdb", "build", "--variant", "english", "--pieces", "3", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let openings = temp("adjudication-tables.fen");
+    std::fs::write(&openings, "W:WK22,K23:BK1\nW:WK22:BK1\n").unwrap();
+    let common = [
+        "--variant",
+        "english",
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("uci"),
+        "--depth",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+    ];
+    let r = run(&[&common[..], &["--adjudicate-egdb", dir.to_str().unwrap()]].concat());
+    assert!(r.ok, "{}", r.err);
+    let games = finished(&r.out);
+    assert_eq!(games.len(), 4, "{}", r.out);
+    for g in &games[..2] {
+        assert!(
+            g.contains("1-0 {White wins by adjudication: endgame tables}"),
+            "{g}"
+        );
+    }
+    for g in &games[2..] {
+        assert!(
+            g.contains("1/2-1/2 {Draw by adjudication: endgame tables}"),
+            "{g}"
+        );
+    }
+    // Without the option the engines play the same positions.
+    let r = run(&common);
+    assert!(r.ok, "{}", r.err);
+    assert!(!r.out.contains("endgame tables"), "{}", r.out);
+    let r = run(&[&common[..], &["--adjudicate-egdb", "/nonexistent-tables"]].concat());
+    assert!(!r.ok);
+    assert!(
+        r.err.contains("--adjudicate-egdb /nonexistent-tables"),
+        "{}",
+        r.err
+    );
+    assert!(!r.out.contains("Started game"), "{}", r.out);
+}
+
 #[test]
 fn openings_from_a_ballot_file_with_both_colours() {
     let ballots = temp("ballots.txt");

@@ -4,6 +4,7 @@
 
 use super::client::{Client, ClockView, MoveLimits, Request};
 use super::engine_proc::Failure;
+use crate::egdb::{Probe, Value};
 use crate::game::{Game, MoveList, MoveStyle, Outcome, Repetition, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -47,6 +48,9 @@ pub struct Adjudication {
     /// A draw when, once the game has at least `from` plies, the last `plies` scores reported
     /// (both engines' alike) all lie within `men` hundredths of a man of zero.
     pub draw: Option<DrawAdjudication>,
+    /// Whether a position the loaded endgame tables cover ends the game with the tables' result
+    /// (a win only where the counted draw rules leave time for it: [`Probe::egdb_code`]).
+    pub egdb: bool,
     /// A draw at this many plies whatever else is set: a safety net for endless games.
     pub max_plies: usize,
 }
@@ -96,6 +100,25 @@ pub fn adjudicate_by_scores(
         return Some((Outcome::Draw, why));
     }
     None
+}
+
+/// The endgame tables' verdict on `pos` (tables loaded in this process), when they cover it.
+fn egdb_verdict<G: Game + Probe>(pos: &G) -> Option<(Outcome, String)> {
+    let mover = pos.side_to_move();
+    Some(match Value::of(pos.egdb_code()?) {
+        Value::Draw => (Outcome::Draw, "Draw by adjudication: endgame tables".to_string()),
+        Value::Win(_) => (
+            Outcome::Win(mover),
+            format!("{} wins by adjudication: endgame tables", side_name(mover)),
+        ),
+        Value::Loss(_) => (
+            Outcome::Win(mover.opponent()),
+            format!(
+                "{} wins by adjudication: endgame tables",
+                side_name(mover.opponent())
+            ),
+        ),
+    })
 }
 
 /// Everything a game needs besides its engines and opening.
@@ -193,7 +216,7 @@ pub fn rules_verdict<G: Game>(pos: &G, keys: &[u64]) -> Option<(Outcome, String)
 
 /// Plays one game from `opening` between `engines[0]` (White) and `engines[1]` (Black). Checks
 /// `stop` before every move and aborts the game when it is set.
-pub fn play_game<G: Game>(
+pub fn play_game<G: Game + Probe>(
     engines: [&mut Client; 2],
     opening: &Opening<G>,
     cfg: &GameConfig,
@@ -247,6 +270,13 @@ pub fn play_game<G: Game>(
     let mut scores: Vec<Option<i32>> = Vec::new();
     loop {
         if let Some((o, why)) = rules_verdict(&pos, &keys) {
+            record.outcome = Some(o);
+            record.reason = why;
+            return record;
+        }
+        if adj.egdb
+            && let Some((o, why)) = egdb_verdict(&pos)
+        {
             record.outcome = Some(o);
             record.reason = why;
             return record;

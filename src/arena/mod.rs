@@ -147,6 +147,14 @@ pub struct MatchArgs {
     /// FROM keeps the opening's level scores from counting.
     #[arg(long, value_name = "MEN/PLIES/FROM")]
     pub adjudicate_draw: Option<String>,
+    /// Adjudicate by the endgame tables in DIR (as `tempo egdb build` writes them, up to
+    /// --adjudicate-egdb-pieces): a position they cover ends the game with their result, a win
+    /// only where the variant's counted draw rules leave time for it.
+    #[arg(long, value_name = "DIR")]
+    pub adjudicate_egdb: Option<PathBuf>,
+    /// The most pieces of the tables --adjudicate-egdb loads.
+    #[arg(long, default_value_t = 6, value_name = "N")]
+    pub adjudicate_egdb_pieces: u32,
     /// An engine resigns when its own last PLIES scores are all -MEN or worse: MEN/PLIES.
     #[arg(long, value_name = "MEN/PLIES")]
     pub resign: Option<String>,
@@ -481,6 +489,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             .as_deref()
             .map(parse_draw_adjudication)
             .transpose()?,
+        egdb: args.adjudicate_egdb.is_some(),
         max_plies: args.max_plies.max(1),
     };
     if adjudication.win.is_some_and(|(_, k)| k < 2) {
@@ -497,6 +506,16 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         return Err("--sprt needs exactly two engines".into());
     }
     check_distinct_files(args)?;
+    if let Some(dir) = &args.adjudicate_egdb {
+        // The manager's own copy of the tables (the engines load theirs, or none, as they like).
+        let loaded = crate::egdb::registry::load_and_wait(
+            args.variant,
+            &dir.to_string_lossy(),
+            args.adjudicate_egdb_pieces,
+        )
+        .map_err(|e| format!("--adjudicate-egdb {}: {e}", dir.display()))?;
+        eprintln!("adjudication tables: {loaded}");
+    }
     let log = args.log.as_deref().map(Log::create).transpose()?.map(Arc::new);
     let variant = args.variant;
 
@@ -1022,6 +1041,7 @@ mod tests {
             win: Some((300, 2)),
             resign: None,
             draw: Some(draw),
+            egdb: false,
             max_plies: 1000,
         };
         let is_draw = |plies: usize, scores: &[Option<i32>]| {
