@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""What `tempo match --adjudicate-draw` and `--adjudicate-egdb` would have saved in a match already
+played, replayed from its `--log` and `--pdn` files (International: 40 pieces at the start).
+
+From the log, for each game: every engine ply's mover score (the last `info` before `done`; none
+when the engine played at once without one) and the pieces on the board (a Hub move lists the
+squares it captures after its two ends); each game is matched to its PDN game by its moves to learn
+the real result. Prints the share of the searched plies played with at most N pieces (the most a
+table adjudication at N pieces could save), then, for each draw rule MEN/PLIES/FROM, the games it
+would have ended, how many of those had really ended decisively, and the searched plies saved.
+
+usage: adjudication_replay.py MATCH.log MATCH.pdn
+"""
+import itertools
+import re
+import sys
+
+LINE = re.compile(r'\s*[\d.]+ (\S+)#\d+ ([<>]) (.*)')
+
+
+def hub_to_standard(move):
+    """`27x18x22` (from, to, captured squares) -> `27x18`; `32-27` stays."""
+    parts = re.split(r'[x-]', move)
+    return f"{int(parts[0])}{'x' if 'x' in move else '-'}{int(parts[1])}"
+
+
+def captured(move):
+    return len(re.split(r'[x-]', move)) - 2
+
+
+def log_games(path):
+    """Each game: `plies`, a list of (plies before the move, White's score or None, searched,
+    pieces on the board), and `moves` in standard notation."""
+    games, current, asked = [], {}, {}
+    for line in open(path, errors='replace'):
+        m = LINE.match(line)
+        if not m or '.' not in m.group(1):
+            continue  # the handshake engines (no worker) play no game
+        who, way, text = m.groups()
+        worker = who.split('.', 1)[1]
+        if way == '>' and text == 'new-game':
+            g = current.pop(worker, None)
+            if g and g['plies']:
+                games.append(g)
+        elif way == '>' and text.startswith('pos '):
+            mm = re.search(r'moves="([^"]*)"', text) or re.search(r'moves=(\S+)', text)
+            moves = mm.group(1).split() if mm else []
+            asked[who] = {'moves': moves, 'score': None, 'searched': False,
+                          'white_first': ' pos=W' in text}
+        elif way == '<' and who in asked:
+            a = asked[who]
+            if text.startswith('info'):
+                s = re.search(r'score=(-?[\d.]+)', text)
+                if s:
+                    a['score'] = round(float(s.group(1)) * 100)
+                a['searched'] = True
+            elif text.startswith('done'):
+                move = re.search(r'move=(\S+)', text).group(1)
+                del asked[who]
+                n = len(a['moves'])
+                white = (n % 2 == 0) == a['white_first']
+                score = a['score']
+                if score is not None and not white:
+                    score = -score
+                pieces = 40 - sum(captured(x) for x in a['moves'])
+                g = current.setdefault(worker, {'plies': [], 'moves': []})
+                g['plies'].append((n, score, a['searched'], pieces))
+                g['moves'] = [hub_to_standard(x) for x in a['moves'] + [move]]
+    games.extend(g for g in current.values() if g['plies'])
+    return games
+
+
+def pdn_results(path):
+    results = {}
+    for game in open(path).read().split('[Event')[1:]:
+        result = re.search(r'\[Result "([^"]+)"\]', game).group(1)
+        body = game.rsplit(']', 1)[1]
+        moves = [t for t in body.split() if re.fullmatch(r'\d+[x-]\d+', t)]
+        if moves and moves[-1] == result:
+            moves.pop()  # `1-1` looks like a move
+        results[tuple(moves)] = result
+    return results
+
+
+def replay_draw_rule(games, results, men, window, start):
+    matched = ended = decisive = saved = total = 0
+    for g in games:
+        result = results.get(tuple(g['moves']))
+        if result is None:
+            continue
+        matched += 1
+        total += sum(1 for p in g['plies'] if p[2])
+        scores = []
+        for i, (n, score, _, _) in enumerate(g['plies']):
+            # The manager's check before this ply: `n` plies played, `scores` reported so far.
+            if n >= start and len(scores) >= window and all(
+                    s is not None and abs(s) <= men for s in scores[-window:]):
+                ended += 1
+                saved += sum(1 for p in g['plies'][i:] if p[2])
+                decisive += result not in ('1-1', '1/2-1/2')
+                break
+            scores.append(score)
+    return matched, ended, decisive, saved, total
+
+
+def main():
+    games = log_games(sys.argv[1])
+    results = pdn_results(sys.argv[2])
+    print(f"{len(games)} games in the log, {len(results)} in the PDN")
+    searched = [p for g in games for p in g['plies'] if p[2]]
+    for n in [4, 5, 6, 8, 10]:
+        k = sum(1 for p in searched if p[3] <= n)
+        print(f"searched plies with <= {n} pieces: {k}/{len(searched)} = {k / len(searched):.1%}")
+    for men, window, start in itertools.product([0, 5, 10], [10, 20, 40], [60, 80, 100]):
+        m, e, d, s, t = replay_draw_rule(games, results, men, window, start)
+        print(f"--adjudicate-draw {men / 100:.2f}/{window}/{start}: {m} games matched, {e} ended "
+              f"({d} really decisive), searched plies saved {s}/{t} = {s / max(t, 1):.1%}")
+
+
+if __name__ == '__main__':
+    main()
