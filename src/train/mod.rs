@@ -43,9 +43,15 @@ pub struct TrainArgs {
     /// still being written) are ignored.
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
-    /// The weight file to write.
-    #[arg(long)]
-    pub out: PathBuf,
+    /// The weight file to write (optional with --compare: without it nothing is fitted).
+    #[arg(long, required_unless_present = "compare")]
+    pub out: Option<PathBuf>,
+    /// Weight files (another fit, the shipped `weights/<variant>.bin`) whose losses on the same
+    /// training and held-out positions, with the same K, are printed before the fit: weights
+    /// compared on positions of games neither was fitted on. Files with edge patterns need
+    /// --edges, files without them need it left out.
+    #[arg(long, num_args = 1..)]
+    pub compare: Vec<PathBuf>,
     /// Weight of the game result in the target; the rest goes to the search score.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
@@ -745,6 +751,38 @@ pub fn hand_loss(s: &Samples, o: &Options) -> f64 {
         / s.len().max(1) as f64
 }
 
+/// The losses of the weight file `path` over `train` and `held`, and over `held` against the
+/// results alone: the figures `tempo train` prints for its own fit, for weights made elsewhere.
+///
+/// # Errors
+/// An unreadable file, weights of another variant or board, or edge patterns where the samples
+/// have none (or the reverse).
+pub fn compare_file<R: Rules>(
+    path: &std::path::Path,
+    train: &Samples,
+    held: &Samples,
+    o: &Options,
+) -> Result<(f64, f64, f64), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = weights::decode_for::<R>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if net.slots() != train.slots {
+        let with = |edges: bool| if edges { "with" } else { "without" };
+        return Err(format!(
+            "{}: weights {} edge patterns, data read {} them ({} --edges)",
+            path.display(),
+            with(net.edges > 0),
+            with(train.edges),
+            if train.edges { "leave out" } else { "add" }
+        ));
+    }
+    let results = Options { lambda: 1.0, ..*o };
+    Ok((
+        net_loss(&net, train, o),
+        net_loss(&net, held, o),
+        net_loss(&net, held, &results),
+    ))
+}
+
 /// Runs `tempo train`.
 ///
 /// # Errors
@@ -826,6 +864,16 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         hand_loss(&train, &o),
         hand_loss(&held, &o)
     );
+    for path in &args.compare {
+        let (t, h, r) = compare_file::<R>(path, &train, &held, &o)?;
+        eprintln!(
+            "{}: train loss {t:.5}  held-out loss {h:.5}  held-out loss against the results alone {r:.5}",
+            path.display()
+        );
+    }
+    let Some(out) = &args.out else {
+        return Ok(());
+    };
     eprintln!(
         "start: train loss {:.5}  held-out loss {:.5}",
         net_loss(&start, &train, &o),
@@ -872,10 +920,10 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         .map(|(n, w)| format!("{n} {:.1}/{:.1}", f64::from(w[0]) / one, f64::from(w[1]) / one))
         .collect();
     eprintln!("linear terms (middle game/endgame): {}", terms.join(", "));
-    std::fs::write(&args.out, weights::encode(&net)).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(out, weights::encode(&net)).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!(
         "wrote {} ({} x {} board, {} regions, {} edge patterns) in {:.1} s total",
-        args.out.display(),
+        out.display(),
         <R::Board as Geometry>::WIDTH,
         <R::Board as Geometry>::HEIGHT,
         net.regions,
@@ -980,6 +1028,63 @@ mod tests {
         assert!(err.contains("for brazilian, not for russian"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
+    /// `--compare` scores a weight file as the fit scores its own weights, and refuses a file
+    /// whose edge patterns the data was not read with.
+    #[test]
+    fn compared_files_are_scored_as_the_fit_scores_its_weights() {
+        let dir = std::env::temp_dir().join(format!("tempo-compare-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data.txt");
+        std::fs::write(&data, tiny_data(40, 4)).unwrap();
+        let (train, held) =
+            load::<BrazilianRules>(std::slice::from_ref(&data), 0.25, 1, None, false).unwrap();
+        let o = Options {
+            lambda: 0.7,
+            k: fit_k(&train),
+            epochs: 0,
+            l2: 0.0,
+            lr: 0.0,
+            batch: 1,
+            seed: 1,
+            min_count: 0,
+        };
+        let (net, _) = fit_lbfgs(
+            Net::initial::<BrazilianRules>(),
+            &train,
+            &held,
+            &o,
+            20,
+            1.0,
+            |_| {},
+        );
+        let fitted = dir.join("fitted.bin");
+        std::fs::write(&fitted, weights::encode(&net)).unwrap();
+        let (t, h, r) = compare_file::<BrazilianRules>(&fitted, &train, &held, &o).unwrap();
+        assert_eq!(t, net_loss(&net, &train, &o));
+        assert_eq!(h, net_loss(&net, &held, &o));
+        assert_eq!(r, net_loss(&net, &held, &Options { lambda: 1.0, ..o }));
+        // The untrained start scores worse on the training positions than the fit.
+        let start = dir.join("start.bin");
+        std::fs::write(&start, weights::encode(&Net::initial::<BrazilianRules>())).unwrap();
+        let (t0, _, _) = compare_file::<BrazilianRules>(&start, &train, &held, &o).unwrap();
+        assert!(t < t0, "{t} against {t0}");
+        // Weights with edge patterns against data read without them, and a missing file.
+        let edged = dir.join("edges.bin");
+        std::fs::write(
+            &edged,
+            weights::encode(&Net::initial_with::<BrazilianRules>(true)),
+        )
+        .unwrap();
+        let err = compare_file::<BrazilianRules>(&edged, &train, &held, &o).unwrap_err();
+        assert!(
+            err.contains("with edge patterns") && err.contains("add --edges"),
+            "{err}"
+        );
+        let err = compare_file::<BrazilianRules>(&dir.join("none.bin"), &train, &held, &o).unwrap_err();
+        assert!(err.contains("none.bin"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn lbfgs_lowers_the_loss_and_shrinks_rare_configurations() {
         let dir = std::env::temp_dir().join(format!("tempo-lbfgs-test-{}", std::process::id()));
