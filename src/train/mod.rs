@@ -52,6 +52,12 @@ pub struct TrainArgs {
     /// --edges, files without them need it left out.
     #[arg(long, num_args = 1..)]
     pub compare: Vec<PathBuf>,
+    /// Weights to start from (a weight file, such as the shipped `weights/<variant>.bin`)
+    /// instead of the hand-set values; with L-BFGS the ridge then pulls every weight towards its
+    /// value there instead of towards zero, so the new games correct the old weights and a
+    /// configuration they hardly see keeps its old weight.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Weight of the game result in the target; the rest goes to the search score.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
@@ -568,7 +574,11 @@ impl Objective<'_> {
 /// of positions and the men's weight, seen in every one, move on the same footing. Unlike minibatch
 /// Adam, whose normalised steps move a configuration seen once as far as the men's weight, the
 /// result is the exact regularised optimum, and a rare configuration gets a weight in proportion
-/// to its evidence. `report` is called every ten iterations and after the last.
+/// to its evidence. With `anchored` the ridge pulls every weight towards its value in `start`
+/// instead of towards zero (`Σ (w − w₀)² / 2`): the fit is then a correction of earlier weights
+/// by new games, and a configuration the new games hardly see keeps its old weight. `report` is
+/// called every ten iterations and after the last.
+#[allow(clippy::too_many_arguments)]
 pub fn fit_lbfgs(
     start: Net,
     train: &Samples,
@@ -576,6 +586,7 @@ pub fn fit_lbfgs(
     o: &Options,
     iterations: u32,
     ridge: f64,
+    anchored: bool,
     mut report: impl FnMut(&Epoch),
 ) -> (Net, Vec<Epoch>) {
     let model = Model::from_net(&start);
@@ -587,6 +598,7 @@ pub fn fit_lbfgs(
         .map(|&x| f64::from(x))
         .collect();
     let dim = w.len();
+    let anchor = if anchored { w.clone() } else { vec![0f64; dim] };
     let target = |s: &Samples| -> Vec<f32> { (0..s.len()).map(|i| model.target(s, i, o) as f32).collect() };
     let obj = Objective {
         s: train,
@@ -630,9 +642,9 @@ pub fn fit_lbfgs(
             *w = u * sc;
         }
         let mut f = obj.loss(&wbuf, Some(g));
-        for ((g, &w), &sc) in g.iter_mut().zip(&wbuf).zip(&scale) {
-            f += 0.5 * reg * w * w;
-            *g = (*g + reg * w) * sc;
+        for (((g, &w), &sc), &a) in g.iter_mut().zip(&wbuf).zip(&scale).zip(&anchor) {
+            f += 0.5 * reg * (w - a) * (w - a);
+            *g = (*g + reg * (w - a)) * sc;
         }
         f
     };
@@ -751,6 +763,24 @@ pub fn hand_loss(s: &Samples, o: &Options) -> f64 {
         / s.len().max(1) as f64
 }
 
+/// The weights of file `path`, for samples `s` (read with edge patterns exactly when the file
+/// has them).
+fn read_net<R: Rules>(path: &std::path::Path, s: &Samples) -> Result<Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let net = weights::decode_for::<R>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    if net.slots() != s.slots {
+        let with = |edges: bool| if edges { "with" } else { "without" };
+        return Err(format!(
+            "{}: weights {} edge patterns, data read {} them ({} --edges)",
+            path.display(),
+            with(net.edges > 0),
+            with(s.edges),
+            if s.edges { "leave out" } else { "add" }
+        ));
+    }
+    Ok(net)
+}
+
 /// The losses of the weight file `path` over `train` and `held`, and over `held` against the
 /// results alone: the figures `tempo train` prints for its own fit, for weights made elsewhere.
 ///
@@ -763,18 +793,7 @@ pub fn compare_file<R: Rules>(
     held: &Samples,
     o: &Options,
 ) -> Result<(f64, f64, f64), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let net = weights::decode_for::<R>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    if net.slots() != train.slots {
-        let with = |edges: bool| if edges { "with" } else { "without" };
-        return Err(format!(
-            "{}: weights {} edge patterns, data read {} them ({} --edges)",
-            path.display(),
-            with(net.edges > 0),
-            with(train.edges),
-            if train.edges { "leave out" } else { "add" }
-        ));
-    }
+    let net = read_net::<R>(path, train)?;
     let results = Options { lambda: 1.0, ..*o };
     Ok((
         net_loss(&net, train, o),
@@ -858,7 +877,10 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         seed: args.seed,
         min_count: args.min_count,
     };
-    let start = Net::initial_with::<R>(args.edges);
+    let (start, anchored) = match &args.init {
+        Some(path) => (read_net::<R>(path, &train)?, true),
+        None => (Net::initial_with::<R>(args.edges), false),
+    };
     eprintln!(
         "hand-set evaluation: train loss {:.5}  held-out loss {:.5}",
         hand_loss(&train, &o),
@@ -891,16 +913,25 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
                 fit_clock.elapsed().as_secs_f64()
             );
         }),
-        Optimizer::Lbfgs => fit_lbfgs(start, &train, &held, &o, args.iterations, args.ridge, |e| {
-            eprintln!(
-                "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
-                e.epoch,
-                args.iterations,
-                e.train,
-                e.held,
-                fit_clock.elapsed().as_secs_f64()
-            );
-        }),
+        Optimizer::Lbfgs => fit_lbfgs(
+            start,
+            &train,
+            &held,
+            &o,
+            args.iterations,
+            args.ridge,
+            anchored,
+            |e| {
+                eprintln!(
+                    "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
+                    e.epoch,
+                    args.iterations,
+                    e.train,
+                    e.held,
+                    fit_clock.elapsed().as_secs_f64()
+                );
+            },
+        ),
     };
     eprintln!(
         "integer weights: train loss {:.5}  held-out loss {:.5}",
@@ -1055,6 +1086,7 @@ mod tests {
             &o,
             20,
             1.0,
+            false,
             |_| {},
         );
         let fitted = dir.join("fitted.bin");
@@ -1082,6 +1114,12 @@ mod tests {
         );
         let err = compare_file::<BrazilianRules>(&dir.join("none.bin"), &train, &held, &o).unwrap_err();
         assert!(err.contains("none.bin"), "{err}");
+        // A strong ridge anchored at the fitted weights keeps them; towards zero it undoes them.
+        let (kept, _) = fit_lbfgs(net.clone(), &train, &held, &o, 10, 1e7, true, |_| {});
+        let (shrunk, _) = fit_lbfgs(net.clone(), &train, &held, &o, 10, 1e7, false, |_| {});
+        let (kept, shrunk) = (net_loss(&kept, &train, &o), net_loss(&shrunk, &train, &o));
+        assert!((kept - t).abs() < 1e-3, "{kept} against {t}");
+        assert!(shrunk > t + 0.01, "{shrunk} against {t}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -1106,13 +1144,13 @@ mod tests {
         };
         let start = Net::initial_with::<BrazilianRules>(true);
         let before = net_loss(&start, &train, &o);
-        let (loose, epochs) = fit_lbfgs(start.clone(), &train, &held, &o, 30, 1.0, |_| {});
+        let (loose, epochs) = fit_lbfgs(start.clone(), &train, &held, &o, 30, 1.0, false, |_| {});
         assert_eq!(epochs.len(), 3);
         assert!(epochs.iter().all(|e| e.held.is_finite()));
         let after = net_loss(&loose, &train, &o);
         assert!(after < before - 0.01, "train loss {before} -> {after}");
         // A far stronger ridge keeps the pattern weights smaller and fits the training data less.
-        let (tight, _) = fit_lbfgs(start, &train, &held, &o, 30, 1e4, |_| {});
+        let (tight, _) = fit_lbfgs(start, &train, &held, &o, 30, 1e4, false, |_| {});
         let size = |n: &Net| {
             n.patterns
                 .iter()
