@@ -28,46 +28,69 @@ def captured(move):
     return len(re.split(r'[x-]', move)) - 2
 
 
-def log_games(path):
-    """Each game: `plies`, a list of (plies before the move, White's score or None, searched,
-    pieces on the board), and `moves` in standard notation."""
-    games, current, asked = [], {}, {}
+def engine_plies(path):
+    """Each game as a list of plies (plies before the move, engine, own score or None, depth or
+    None, pieces on the board, the game's moves so far in standard notation)."""
+    by_worker, hub, hub1 = {}, {}, {}
     for line in open(path, errors='replace'):
         m = LINE.match(line)
         if not m or '.' not in m.group(1):
             continue  # the handshake engines (no worker) play no game
         who, way, text = m.groups()
-        worker = who.split('.', 1)[1]
-        if way == '>' and text == 'new-game':
-            g = current.pop(worker, None)
-            if g and g['plies']:
-                games.append(g)
-        elif way == '>' and text.startswith('pos '):
+        engine, worker = who.split('.', 1)
+        played = None
+        if way == '>' and text.startswith('pos '):  # Hub: the position and its moves at once
             mm = re.search(r'moves="([^"]*)"', text) or re.search(r'moves=(\S+)', text)
-            moves = mm.group(1).split() if mm else []
-            asked[who] = {'moves': moves, 'score': None, 'searched': False,
-                          'white_first': ' pos=W' in text}
-        elif way == '<' and who in asked:
-            a = asked[who]
+            hub[who] = {'moves': mm.group(1).split() if mm else [], 'score': None, 'depth': None}
+        elif way == '>' and text == 'start':  # Hub-1: `start`, then one `move` line a ply
+            hub1[who] = {'moves': [], 'score': None, 'depth': None}
+        elif way == '>' and text.startswith('move ') and who in hub1:
+            hub1[who]['moves'].append(text.split()[1])
+        elif way == '<' and who in hub:
+            a = hub[who]
             if text.startswith('info'):
                 s = re.search(r'score=(-?[\d.]+)', text)
+                d = re.search(r'depth=(\d+)', text)
                 if s:
                     a['score'] = round(float(s.group(1)) * 100)
-                a['searched'] = True
+                if d:
+                    a['depth'] = int(d.group(1))
             elif text.startswith('done'):
-                move = re.search(r'move=(\S+)', text).group(1)
-                del asked[who]
-                n = len(a['moves'])
-                white = (n % 2 == 0) == a['white_first']
-                score = a['score']
-                if score is not None and not white:
-                    score = -score
-                pieces = 40 - sum(captured(x) for x in a['moves'])
-                g = current.setdefault(worker, {'plies': [], 'moves': []})
-                g['plies'].append((n, score, a['searched'], pieces))
-                g['moves'] = [hub_to_standard(x) for x in a['moves'] + [move]]
-    games.extend(g for g in current.values() if g['plies'])
+                played = (hub.pop(who), re.search(r'move=(\S+)', text).group(1))
+        elif way == '<' and who in hub1:
+            a = hub1[who]
+            words = text.split()
+            # info DEPTH MEAN-DEPTH SCORE NODES ...; depth 0 is a move played at once, no score
+            if words[0] == 'info' and len(words) >= 4 and words[1] != '0':
+                a['depth'], a['score'] = int(words[1]), int(words[3])
+            elif words[0] == 'move':
+                played = (hub1.pop(who), words[1])
+        if played:
+            a, move = played
+            moves = a['moves']
+            by_worker.setdefault(worker, []).append((
+                len(moves), engine, a['score'], a['depth'], 40 - sum(captured(x) for x in moves),
+                [hub_to_standard(x) for x in moves + [move]]))
+    games = []
+    for plies in by_worker.values():
+        game = []
+        for p in plies:
+            if game and p[0] <= game[-1][0]:  # fewer plies than the last: the next game
+                games.append(game)
+                game = []
+            game.append(p)
+        if game:
+            games.append(game)
     return games
+
+
+def log_games(path):
+    """Each game: `plies`, a list of (plies before the move, White's score or None, searched,
+    pieces on the board), and `moves` in standard notation (White moves first: games from the
+    start position)."""
+    return [{'plies': [(n, score if score is None or n % 2 == 0 else -score, score is not None,
+                        pieces) for n, _, score, _, pieces, _ in plies],
+             'moves': plies[-1][5]} for plies in engine_plies(path)]
 
 
 def pdn_results(path):

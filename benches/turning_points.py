@@ -10,73 +10,17 @@ the loser's best own score over its last three searched plies before the turn an
 its first two after: a *sharp* turn is one where it fell by THRESHOLD or more (the loser saw the trouble only
 after its move: a combination or a loss of material found too late), the others are *gradual* (the
 loser already stood worse, or never saw it). Prints one line per lost game, then a summary by
-loser: losses, the pieces on the board at the turn (quartiles), sharp and gradual turns.
+loser: losses, the pieces on the board at the turn (quartiles), sharp and gradual turns; and
+for each engine the mean and median of the deepest iteration it reported a ply.
 
 Engines are named `engine1`, `engine2`, ... in the order of `tempo match --engine` options.
 
 usage: turning_points.py MATCH.log MATCH.pdn [--threshold 50]
 """
 import argparse
-import re
 import statistics
 
-from adjudication_replay import LINE, captured, hub_to_standard, pdn_results
-
-
-def engine_plies(path):
-    """Each game as a list of plies (plies before the move, engine, own score or None, depth or
-    None, pieces on the board, the game's moves so far in standard notation)."""
-    by_worker, hub, hub1 = {}, {}, {}
-    for line in open(path, errors='replace'):
-        m = LINE.match(line)
-        if not m or '.' not in m.group(1):
-            continue  # the handshake engines (no worker) play no game
-        who, way, text = m.groups()
-        engine, worker = who.split('.', 1)
-        played = None
-        if way == '>' and text.startswith('pos '):  # Hub: the position and its moves at once
-            mm = re.search(r'moves="([^"]*)"', text) or re.search(r'moves=(\S+)', text)
-            hub[who] = {'moves': mm.group(1).split() if mm else [], 'score': None, 'depth': None}
-        elif way == '>' and text == 'start':  # Hub-1: `start`, then one `move` line a ply
-            hub1[who] = {'moves': [], 'score': None, 'depth': None}
-        elif way == '>' and text.startswith('move ') and who in hub1:
-            hub1[who]['moves'].append(text.split()[1])
-        elif way == '<' and who in hub:
-            a = hub[who]
-            if text.startswith('info'):
-                s = re.search(r'score=(-?[\d.]+)', text)
-                d = re.search(r'depth=(\d+)', text)
-                if s:
-                    a['score'] = round(float(s.group(1)) * 100)
-                if d:
-                    a['depth'] = int(d.group(1))
-            elif text.startswith('done'):
-                played = (hub.pop(who), re.search(r'move=(\S+)', text).group(1))
-        elif way == '<' and who in hub1:
-            a = hub1[who]
-            words = text.split()
-            # info DEPTH MEAN-DEPTH SCORE NODES ...; depth 0 is a move played at once, no score
-            if words[0] == 'info' and len(words) >= 4 and words[1] != '0':
-                a['depth'], a['score'] = int(words[1]), int(words[3])
-            elif words[0] == 'move':
-                played = (hub1.pop(who), words[1])
-        if played:
-            a, move = played
-            moves = a['moves']
-            by_worker.setdefault(worker, []).append((
-                len(moves), engine, a['score'], a['depth'], 40 - sum(captured(x) for x in moves),
-                [hub_to_standard(x) for x in moves + [move]]))
-    games = []
-    for plies in by_worker.values():
-        game = []
-        for p in plies:
-            if game and p[0] <= game[-1][0]:  # fewer plies than the last: the next game
-                games.append(game)
-                game = []
-            game.append(p)
-        if game:
-            games.append(game)
-    return games
+from adjudication_replay import engine_plies, pdn_results
 
 
 def turn(game, result, threshold):
@@ -106,7 +50,8 @@ def main():
     args = parser.parse_args()
     results = pdn_results(args.pdn)
     by_loser = {}
-    for game in engine_plies(args.log):
+    games = engine_plies(args.log)
+    for game in games:
         t = turn(game, results.get(tuple(game[-1][5])), args.threshold)
         if t is None:
             continue
@@ -116,6 +61,14 @@ def main():
         print(f"{loser} lost ({len(game[-1][5])} plies): {winner} reached +{args.threshold} at ply "
               f"{ply} with {pieces} pieces; {loser}'s own score before {before}, after {after}"
               f"{' (sharp)' if sharp else ''}")
+    depths = {}
+    for game in games:
+        for _, engine, _, depth, _, _ in game:
+            if depth is not None:
+                depths.setdefault(engine, []).append(depth)
+    for engine, ds in sorted(depths.items()):
+        print(f"{engine}: deepest iteration reported, over {len(ds)} searched plies: mean "
+              f"{statistics.mean(ds):.1f}, median {statistics.median(ds)}")
     for loser, turns in sorted(by_loser.items()):
         pieces = sorted(p for p, _, _ in turns if p is not None)
         quartiles = statistics.quantiles(pieces, n=4, method='inclusive') if len(pieces) >= 2 else pieces
