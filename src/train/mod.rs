@@ -1059,6 +1059,20 @@ mod tests {
         assert!(err.contains("for brazilian, not for russian"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
     }
+    /// Settings for an L-BFGS fit of `train` (the Adam fields unused), K fitted to it.
+    fn lbfgs_options(lambda: f64, train: &Samples) -> Options {
+        Options {
+            lambda,
+            k: fit_k(train),
+            epochs: 0,
+            l2: 0.0,
+            lr: 0.0,
+            batch: 1,
+            seed: 1,
+            min_count: 0,
+        }
+    }
+
     /// `--compare` scores a weight file as the fit scores its own weights, and refuses a file
     /// whose edge patterns the data was not read with.
     #[test]
@@ -1069,16 +1083,7 @@ mod tests {
         std::fs::write(&data, tiny_data(40, 4)).unwrap();
         let (train, held) =
             load::<BrazilianRules>(std::slice::from_ref(&data), 0.25, 1, None, false).unwrap();
-        let o = Options {
-            lambda: 0.7,
-            k: fit_k(&train),
-            epochs: 0,
-            l2: 0.0,
-            lr: 0.0,
-            batch: 1,
-            seed: 1,
-            min_count: 0,
-        };
+        let o = lbfgs_options(0.7, &train);
         let (net, _) = fit_lbfgs(
             Net::initial::<BrazilianRules>(),
             &train,
@@ -1132,16 +1137,7 @@ mod tests {
         // With the edge patterns, so that their part of the fit is exercised too.
         let (train, held) = load::<BrazilianRules>(std::slice::from_ref(&data), 0.25, 1, None, true).unwrap();
         assert_eq!(train.slots, 9 + pattern::EDGES);
-        let o = Options {
-            lambda: 1.0,
-            k: fit_k(&train),
-            epochs: 0,
-            l2: 0.0,
-            lr: 0.0,
-            batch: 1,
-            seed: 1,
-            min_count: 0,
-        };
+        let o = lbfgs_options(1.0, &train);
         let start = Net::initial_with::<BrazilianRules>(true);
         let before = net_loss(&start, &train, &o);
         let (loose, epochs) = fit_lbfgs(start.clone(), &train, &held, &o, 30, 1.0, false, |_| {});
