@@ -349,6 +349,13 @@ impl<R: Rules> Evaluate for Draughts<R> {
     fn capture_free(&self) -> Option<bool> {
         Draughts::capture_free(self)
     }
+    fn is_promotion(&self, mv: &Self::Move) -> bool {
+        mv.promotes
+    }
+    fn must_capture(&self) -> bool {
+        // `capture_free` answers `None` exactly when the first jump of some capture exists.
+        Draughts::capture_free(self).is_none()
+    }
     fn move_slot(mv: &Self::Move) -> usize {
         // Squares are bit indices: below 64 on boards up to 10x10, where six bits a square keep
         // the side's history in 4,096 slots (16 KiB, one cache-friendly block); 12x12 needs seven.
@@ -486,12 +493,14 @@ mod tests {
         type R = R;
     }
 
-    /// `capture_free` against the generated moves, along pseudo-random games of every kind of
+    /// `capture_free` and `must_capture` against the generated moves, along pseudo-random games of every kind of
     /// board and rule set (orthogonal men, flying and short kings, Frisian king runs).
     fn check_capture_free<R: Rules>() {
         let mut free = 0;
         along_random_games::<R>(777, 60, 200, |pos, moves| {
             let captures = moves.iter().any(|m| !m.captured.is_empty());
+            // The search's exemption of forcing moves reads this one as exact.
+            assert_eq!(pos.must_capture(), captures, "{} {}", R::NAME, pos.to_fen());
             // `None` ("may have a capture") is always a safe answer.
             if let Some(has_move) = pos.capture_free() {
                 assert!(!captures, "{} {}", R::NAME, pos.to_fen());
@@ -503,7 +512,7 @@ mod tests {
     }
 
     #[test]
-    fn capture_free_agrees_with_the_generated_moves() {
+    fn capture_free_and_must_capture_agree_with_the_generated_moves() {
         check_capture_free::<<International as HasRules>::R>();
         check_capture_free::<<Russian as HasRules>::R>();
         check_capture_free::<<English as HasRules>::R>();

@@ -40,6 +40,17 @@ pub trait Evaluate: Game + crate::egdb::Probe {
     fn capture_free(&self) -> Option<bool> {
         None
     }
+    /// Whether the move crowns a piece; the search does not reduce it. Games without promotion
+    /// keep the default.
+    fn is_promotion(&self, _mv: &Self::Move) -> bool {
+        false
+    }
+    /// Whether the side to move certainly has a capture to make, known cheaply; the search keeps
+    /// the depth of a move near the horizon that leaves the opponent such a position. `false`
+    /// when the game cannot tell cheaply.
+    fn must_capture(&self) -> bool {
+        false
+    }
     /// A slot below [`HISTORY_SLOTS`] identifying the move for the history heuristic (from and to).
     fn move_slot(mv: &Self::Move) -> usize;
     /// A rough gain of the move, used to order captures (the number of pieces taken).

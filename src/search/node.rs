@@ -2,7 +2,7 @@
 //! extensions, late-move reductions and the reduced-depth pruning, and the capture quiescence
 //! below it.
 
-use super::reductions::{PRUNE_MIN_DEPTH, late_move_reduction, prune_depth, prune_margin};
+use super::reductions::{PRUNE_MIN_DEPTH, keeps_depth, late_move_reduction, prune_depth, prune_margin};
 use super::{INFINITY, MAX_PLY, QUIESCENCE_LIMIT, Search, WIN, outcome_score};
 use crate::eval::Evaluate;
 use crate::game::MoveList;
@@ -225,7 +225,11 @@ impl<G: Evaluate> Search<'_, G> {
                 score = -self.pvs(&child, new_depth, -beta, -alpha, ply + 1);
             } else {
                 // A move that beats alpha after a reduced search is searched again at full depth.
-                let reduction = late_move_reduction(depth, i, quiet, scores[i]);
+                let mut reduction = late_move_reduction(depth, i, pv_node);
+                if reduction > 0 && keeps_depth(depth, !quiet, pos.is_promotion(&mv), || child.must_capture())
+                {
+                    reduction = 0;
+                }
                 if new_depth - reduction > 0 {
                     self.tt.prefetch(child.key());
                 }
