@@ -661,13 +661,13 @@ fn sprt_without_a_game_count_runs_until_it_decides() {
         &fake("illegal"),
         "--depth",
         "1",
-        // Unfiltered random openings: the default balance filter would search all 5,000.
-        "--balance",
-        "0",
+        // The default balance filter: its searches are made as the games need openings, not
+        // for all 5,000 rounds before the first game (minutes in a debug build).
         "--sprt",
         "elo0=0 elo1=10",
     ]);
     assert!(r.ok);
+    assert!(r.out.contains("Openings: 5000 random of 6 plies"), "{}", r.out);
     assert!(r.out.contains("H1 accepted; the match stopped"), "{}", r.out);
     assert!(finished(&r.out).len() > 20, "{}", r.out);
 }

@@ -413,6 +413,40 @@ struct Job {
 enum Msg {
     Started(Job),
     Finished(Job, GameRecord),
+    /// A worker cannot go on (its next opening could not be drawn): the match stops and fails.
+    Fatal(String),
+}
+
+/// The openings of a match: a file's, used in order and repeated, or a random stream drawn as the
+/// games need them (in round order, so a seed gives the same openings whatever the concurrency).
+enum Book<G: crate::game::Game> {
+    Fixed(Vec<Opening<G>>),
+    Drawn(Box<std::sync::Mutex<Drawn<G>>>),
+}
+
+/// A random stream and the openings drawn from it so far.
+struct Drawn<G: crate::game::Game> {
+    stream: openings::RandomOpenings<G>,
+    openings: Vec<Opening<G>>,
+}
+
+impl<G: Evaluate> Book<G> {
+    /// The opening of round `round`.
+    fn get(&self, round: usize) -> Result<Opening<G>, String> {
+        match self {
+            Book::Fixed(o) => Ok(o[round % o.len()].clone()),
+            Book::Drawn(m) => {
+                // A worker that panicked while drawing left a consistent list behind it.
+                let mut guard = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let d = &mut *guard;
+                while d.openings.len() <= round {
+                    let o = d.stream.next_opening()?;
+                    d.openings.push(o);
+                }
+                Ok(d.openings[round].clone())
+            }
+        }
+    }
 }
 
 /// Result text as cutechess prints it.
@@ -565,7 +599,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         }
     };
     let rounds = total.div_ceil(per_round);
-    let book: Vec<Opening<G>> = match file_openings {
+    let book: Book<G> = match file_openings {
         Some(o) => {
             print(&format!(
                 "Openings: {} from {}\n",
@@ -574,7 +608,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     .as_ref()
                     .map_or(String::new(), |p| p.display().to_string())
             ))?;
-            o
+            Book::Fixed(o)
         }
         None => {
             let seed = args.seed.unwrap_or_else(|| {
@@ -590,22 +624,26 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 depth: args.balance_depth.clamp(1, crate::search::MAX_DEPTH),
                 max_score: (args.balance * 100.0).round() as i32,
             });
-            let o = openings::random::<G>(rounds, args.random_plies, seed, balance)?;
+            // The first opening is drawn now, so that a filter nothing passes stops the match
+            // before any engine starts; the others as the games need them.
+            let mut stream = openings::RandomOpenings::<G>::new(args.random_plies, seed, balance);
+            let first = stream.next_opening()?;
             print(&match balance {
                 Some(b) => format!(
-                    "Openings: {} random of {} plies, seed {seed}, balanced within {:.2} men at depth {}\n",
-                    o.len(),
+                    "Openings: {rounds} random of {} plies, seed {seed}, balanced within {:.2} men at depth {}\n",
                     args.random_plies,
                     f64::from(b.max_score) / 100.0,
                     b.depth
                 ),
                 None => format!(
-                    "Openings: {} random of {} plies, seed {seed}\n",
-                    o.len(),
+                    "Openings: {rounds} random of {} plies, seed {seed}\n",
                     args.random_plies
                 ),
             })?;
-            o
+            Book::Drawn(Box::new(std::sync::Mutex::new(Drawn {
+                stream,
+                openings: vec![first],
+            })))
         }
     };
 
@@ -664,6 +702,11 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         }
         let mut o = String::new();
         match msg {
+            Msg::Fatal(e) => {
+                fatal.get_or_insert(e);
+                closed = true;
+                stop.store(true, Ordering::Relaxed);
+            }
             Msg::Started(job) => {
                 let _ = writeln!(
                     &mut o,
@@ -912,7 +955,7 @@ fn worker<G: Evaluate>(
     w: usize,
     specs: &[EngineSpec],
     variant: Variant,
-    book: &[Opening<G>],
+    book: &Book<G>,
     cfg: &GameConfig,
     stop: &AtomicBool,
     jobs: &Jobs<'_>,
@@ -922,8 +965,15 @@ fn worker<G: Evaluate>(
     let mut clients: Vec<Option<Client>> = (0..specs.len()).map(|_| None).collect();
     while !stop.load(Ordering::Relaxed) {
         let Some(job) = jobs.take() else { break };
+        let opening = match book.get(job.round) {
+            Ok(o) => o,
+            Err(e) => {
+                let _ = results.send(Msg::Fatal(e));
+                break;
+            }
+        };
+        let opening = &opening;
         let _ = results.send(Msg::Started(job));
-        let opening = &book[job.round % book.len()];
         let mut failed_start = None;
         for (side, &e) in job.players.iter().enumerate() {
             if clients[e].is_none() {
@@ -970,6 +1020,27 @@ fn worker<G: Evaluate>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A match draws its random openings as its games ask for them, in any order and from
+    /// several workers: round `r` gets the stream's opening `r`, as if all had been drawn first.
+    #[test]
+    fn drawn_openings_are_the_streams_whatever_the_order_of_asking() {
+        use crate::draughts::International;
+        let b = Some(Balance {
+            depth: 2,
+            max_score: 60,
+        });
+        let all = openings::random::<International>(8, 4, 11, b).unwrap();
+        let book = Book::Drawn(Box::new(std::sync::Mutex::new(Drawn {
+            stream: openings::RandomOpenings::<International>::new(4, 11, b),
+            openings: Vec::new(),
+        })));
+        for r in [5, 0, 7, 2, 5, 1, 3, 6, 4] {
+            assert_eq!(book.get(r).unwrap(), all[r], "round {r}");
+        }
+        let fixed = Book::Fixed(all[..3].to_vec());
+        assert_eq!(fixed.get(4).unwrap(), all[1]);
+    }
 
     #[test]
     fn time_controls_parse() {

@@ -116,61 +116,101 @@ pub fn evaluate_opening<G: Evaluate>(start: &G, moves: &[G::Move], depth: u32, t
     search.run(&pos, |_| {}).score
 }
 
-/// `count` different random openings of `plies` plies from the initial position, drawn from
-/// `seed` by ChaCha8 (`rand_chacha`, whose output for a seed is fixed across versions, so a
-/// printed seed repeats its openings): every move uniformly among the legal ones; an opening that ends the game, repeats an
-/// earlier one, or (with `balance`) is scored beyond the limit by Tempo's search is drawn again.
+/// A stream of different random openings of a fixed number of plies from the initial position,
+/// drawn from a seed by ChaCha8 (`rand_chacha`, whose output for a seed is fixed across versions,
+/// so a printed seed repeats its openings): every move uniformly among the legal ones; an opening
+/// that ends the game, repeats an earlier one, or (with a balance filter) is scored beyond the
+/// limit by Tempo's search is drawn again. A match draws its openings as its games need them: a
+/// test that stops early does not pay for thousands of balance searches before its first game.
+pub struct RandomOpenings<G: Game> {
+    rng: ChaCha8Rng,
+    plies: usize,
+    balance: Option<Balance>,
+    tt: Tt,
+    seen: HashSet<u64>,
+    made: usize,
+    tries: usize,
+    _game: std::marker::PhantomData<G>,
+}
+
+/// Draws allowed per opening, counted over the whole stream, before the filter is judged too strict.
+const TRIES_PER_OPENING: usize = 200;
+
+impl<G: Evaluate> RandomOpenings<G> {
+    /// The stream of `seed`.
+    pub fn new(plies: usize, seed: u64, balance: Option<Balance>) -> Self {
+        RandomOpenings {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            plies,
+            balance,
+            tt: Tt::new(16),
+            seen: HashSet::new(),
+            made: 0,
+            tries: 0,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// The next opening of the stream.
+    ///
+    /// # Errors
+    /// When the filter has passed too few openings (after [`TRIES_PER_OPENING`] draws per
+    /// opening wanted): the message says how many it passed.
+    pub fn next_opening(&mut self) -> Result<Opening<G>, String> {
+        let plies = self.plies;
+        let max_tries = TRIES_PER_OPENING * (self.made + 1);
+        'draw: loop {
+            self.tries += 1;
+            if self.tries > max_tries {
+                return Err(format!(
+                    "only {} random openings of {plies} plies passed the filter in {max_tries} tries \
+                     (at most {TRIES_PER_OPENING} an opening); use fewer plies, a looser --balance, or \
+                     --balance 0",
+                    self.made
+                ));
+            }
+            let start = G::start();
+            let mut pos = start;
+            let mut moves = Vec::with_capacity(plies);
+            let mut list = MoveList::new();
+            for _ in 0..plies {
+                pos.generate(&mut list);
+                if list.is_empty() {
+                    continue 'draw;
+                }
+                let mv = list[self.rng.random_range(0..list.len())];
+                moves.push(mv);
+                pos = pos.play(&mv);
+                if pos.outcome().is_some() {
+                    continue 'draw;
+                }
+            }
+            if !self.seen.insert(pos.key()) {
+                continue;
+            }
+            if let Some(b) = self.balance
+                && evaluate_opening(&start, &moves, b.depth, &self.tt).abs() > b.max_score
+            {
+                continue;
+            }
+            self.made += 1;
+            return Ok(Opening { start, moves });
+        }
+    }
+}
+
+/// The first `count` openings of the [`RandomOpenings`] stream of `seed`.
 ///
 /// # Errors
-/// When too few openings pass (after 200 draws per opening wanted): the message says how many did.
+/// As [`RandomOpenings::next_opening`].
 pub fn random<G: Evaluate>(
     count: usize,
     plies: usize,
     seed: u64,
     balance: Option<Balance>,
 ) -> Result<Vec<Opening<G>>, String> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let tt = Tt::new(16);
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(count);
-    let mut tries = 0usize;
-    let max_tries = 200 * count.max(1);
-    'draw: while out.len() < count {
-        tries += 1;
-        if tries > max_tries {
-            return Err(format!(
-                "only {} of {count} random openings of {plies} plies passed the filter after {max_tries} tries; \
-                 use fewer plies, a looser --balance, or --balance 0",
-                out.len()
-            ));
-        }
-        let start = G::start();
-        let mut pos = start;
-        let mut moves = Vec::with_capacity(plies);
-        let mut list = MoveList::new();
-        for _ in 0..plies {
-            pos.generate(&mut list);
-            if list.is_empty() {
-                continue 'draw;
-            }
-            let mv = list[rng.random_range(0..list.len())];
-            moves.push(mv);
-            pos = pos.play(&mv);
-            if pos.outcome().is_some() {
-                continue 'draw;
-            }
-        }
-        if !seen.insert(pos.key()) {
-            continue;
-        }
-        if let Some(b) = balance
-            && evaluate_opening(&start, &moves, b.depth, &tt).abs() > b.max_score
-        {
-            continue;
-        }
-        out.push(Opening { start, moves });
-    }
-    Ok(out)
+    let mut stream = RandomOpenings::new(plies, seed, balance);
+    (0..count).map(|_| stream.next_opening()).collect()
 }
 
 #[cfg(test)]
@@ -180,6 +220,20 @@ mod tests {
 
     /// The first opening drawn from seed 7 (International, 4 plies, balance depth 4 within 0.6).
     const PINNED_SEED_7: [&str; 4] = ["32-27", "18-22", "27x18", "12x23"];
+
+    #[test]
+    fn a_filter_nothing_passes_is_an_error_not_a_hang() {
+        let never = Some(Balance {
+            depth: 1,
+            max_score: -1,
+        });
+        let mut stream = RandomOpenings::<International>::new(2, 1, never);
+        let e = stream.next_opening().unwrap_err();
+        assert!(
+            e.contains("only 0 random openings of 2 plies passed the filter in 200 tries"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn random_openings_are_reproducible_different_and_balanced() {
