@@ -673,6 +673,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         let log = log.clone();
         let handle = std::thread::Builder::new()
             .name(format!("match worker {w}"))
+            // A worker draws the random openings its games need, with a balance search each.
+            .stack_size(crate::engine::SEARCH_STACK)
             .spawn(move || {
                 let jobs = Jobs {
                     next: &next_job,
