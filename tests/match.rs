@@ -662,7 +662,7 @@ fn sprt_without_a_game_count_runs_until_it_decides() {
         "--depth",
         "1",
         // The default balance filter: its searches are made as the games need openings, not
-        // for all 5,000 rounds before the first game (minutes in a debug build).
+        // for all 5,000 rounds before the first game.
         "--sprt",
         "elo0=0 elo1=10",
     ]);

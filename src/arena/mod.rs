@@ -974,7 +974,6 @@ fn worker<G: Evaluate>(
                 break;
             }
         };
-        let opening = &opening;
         let _ = results.send(Msg::Started(job));
         let mut failed_start = None;
         for (side, &e) in job.players.iter().enumerate() {
@@ -1000,7 +999,7 @@ fn worker<G: Evaluate>(
         } else {
             let mut white = clients[job.players[0]].take().expect("started above");
             let mut black = clients[job.players[1]].take().expect("started above");
-            let record = play_game([&mut white, &mut black], opening, cfg, stop);
+            let record = play_game([&mut white, &mut black], &opening, cfg, stop);
             white.end_game(record.outcome);
             black.end_game(record.outcome);
             for (side, c) in [white, black].into_iter().enumerate() {
