@@ -416,16 +416,26 @@ fn side_terms<R: Rules>(pos: &Draughts<R>, side: Side, t: &mut [i32; LINEAR], si
     }
     let left = (men & masks.left).count() as i32;
     let right = men.count() as i32 - left;
-    for sq in (men & masks.near[s]).iter() {
-        let (_, row) = <R::Board as Geometry>::coords(sq);
-        // Rows left to the promotion row: White promotes on row 0, Black on the last row.
-        let to_go = if side == Side::White {
-            row
-        } else {
-            height - 1 - row
-        };
-        if (crate::eval::draughts::cone_ahead::<R>(sq, to_go, up_left, up_right) & opp).is_empty() {
-            t[3 + to_go as usize] += sign;
+    // Runaway men: a man `k` rows before its promotion row (k = 1, 2, 3) with no enemy piece in
+    // the cone ahead of it. A man's cone of depth `k` holds an enemy piece exactly when the man
+    // stands on the enemy pieces spread backwards (towards the man's own side) by at most `k`
+    // diagonal steps, so three spreads serve every man at once.
+    let near = men & masks.near[s];
+    if !near.is_empty() {
+        let (back_left, back_right) = (-up_right, -up_left);
+        let valid = <R::Board as Geometry>::VALID;
+        let (mut front, mut blocked) = (opp, BitsOf::<R>::EMPTY);
+        for to_go in 1..=3u32 {
+            front = (front.shift(back_left) | front.shift(back_right)) & valid;
+            blocked |= front;
+            // Rows left to the promotion row: White promotes on row 0, Black on the last row.
+            let row = if side == Side::White {
+                to_go
+            } else {
+                height - 1 - to_go
+            };
+            let free = near & masks.rows[row as usize] & !blocked;
+            t[3 + to_go as usize] += sign * free.count() as i32;
         }
     }
     t[3] += sign * advance;
@@ -743,29 +753,55 @@ impl Net {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
     fn pattern_sums_pext<R: Rules>(&self, pos: &Draughts<R>) -> (i32, i32) {
-        use std::arch::x86_64::_pext_u64;
-        let regions = const { Regions::of::<R::Board>().count };
-        let all = const { SlotMasks::of::<R::Board>() };
         let me = pos.side_to_move();
         let men = !pos.kings();
         let mine = as_u64(pos.pieces(me) & men);
         let theirs = as_u64(pos.pieces(me.opponent()) & men);
-        let masks = &all.masks[me.index()];
-        let (t8, t9) = if me == Side::Black {
+        if me == Side::White {
+            self.sums_under::<R, false>(mine, theirs)
+        } else {
+            self.sums_under::<R, true>(mine, theirs)
+        }
+    }
+
+    /// The pattern sums of a side to move's men `mine` and the other side's `theirs`, Black to
+    /// move when `BLACK`. One function a side to move, so that each is unrolled with its masks as
+    /// constants.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn sums_under<R: Rules, const BLACK: bool>(&self, mine: u64, theirs: u64) -> (i32, i32) {
+        use std::arch::x86_64::_pext_u64;
+        let regions = const { Regions::of::<R::Board>().count };
+        let masks = const { SlotMasks::of::<R::Board>().masks[BLACK as usize] };
+        let (t8, t9) = if BLACK {
             (&TERNARY_REVERSED, &TERNARY9_REVERSED)
         } else {
             (&TERNARY, &TERNARY9)
         };
+        // The masks select 8 or 9 squares: the `&` tells the compiler what `pext` returns, and
+        // the table reads need no bounds check.
         let (mut mg, mut eg) = (0i32, 0i32);
-        for (r, &m) in masks[..regions].iter().enumerate() {
-            let i = t8[_pext_u64(mine, m) as usize] + 2 * t8[_pext_u64(theirs, m) as usize];
+        let mut add = |r: usize, m: u64| {
+            let i = t8[(_pext_u64(mine, m) & 0xFF) as usize] + 2 * t8[(_pext_u64(theirs, m) & 0xFF) as usize];
             let w = self.patterns[r * ENTRIES + usize::from(i)];
             mg += i32::from(w[0]);
             eg += i32::from(w[1]);
+        };
+        // By fours: the compiler unrolls a loop of four, not one of sixteen.
+        let quads = masks[..regions].chunks_exact(4);
+        let rest = quads.remainder();
+        for (q, quad) in quads.enumerate() {
+            for (k, &m) in quad.iter().enumerate() {
+                add(4 * q + k, m);
+            }
+        }
+        for (k, &m) in rest.iter().enumerate() {
+            add(regions - rest.len() + k, m);
         }
         if self.edges > 0 {
             for (e, &m) in masks[regions..regions + EDGES].iter().enumerate() {
-                let i = t9[_pext_u64(mine, m) as usize] + 2 * t9[_pext_u64(theirs, m) as usize];
+                let i = t9[(_pext_u64(mine, m) & 0x1FF) as usize]
+                    + 2 * t9[(_pext_u64(theirs, m) & 0x1FF) as usize];
                 let w = self.patterns[slot_base(regions, regions + e) + usize::from(i)];
                 mg += i32::from(w[0]);
                 eg += i32::from(w[1]);
