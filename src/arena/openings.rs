@@ -154,7 +154,7 @@ impl<G: Evaluate> RandomOpenings<G> {
     /// The next opening of the stream.
     ///
     /// # Errors
-    /// When the filter has passed too few openings (after [`TRIES_PER_OPENING`] draws per
+    /// When the filter has passed too few openings (after `TRIES_PER_OPENING` draws per
     /// opening wanted): the message says how many it passed.
     pub fn next_opening(&mut self) -> Result<Opening<G>, String> {
         let plies = self.plies;

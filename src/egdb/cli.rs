@@ -104,7 +104,7 @@ pub struct BuildArgs {
     /// Most pieces on the board.
     #[arg(long, short, value_parser = clap::value_parser!(u32).range(2..=8))]
     pub pieces: u32,
-    /// Directory of the tables (files go to DIR/<variant>/).
+    /// Directory of the tables (files go to `DIR/<variant>/`).
     #[arg(long, default_value = "egdb")]
     pub dir: PathBuf,
     /// Threads (default: all cores).

@@ -7,7 +7,7 @@
 //!
 //! - [`index`]: the positions of a material slice ([`Material`]) as dense indices;
 //! - [`build`]: retrograde analysis of a slice from the slices it converts into;
-//! - [`file`]: the on-disk format (blocks of run-length codes, a CRC-32 per slice file);
+//! - [`file`](mod@file): the on-disk format (blocks of run-length codes, a CRC-32 per slice file);
 //! - [`registry`]: tables loaded for play, and the probe the search calls;
 //! - [`cli`]: `tempo egdb build | probe | verify`.
 //!

@@ -38,7 +38,7 @@ pub struct Weights {
     /// moves must give away pieces).
     pub man_mobility: i32,
     /// Divisor of the score when the side ahead cannot force promotion of enough kings to win
-    /// against a defending king (see [`drawish`]).
+    /// against a defending king (see `drawish`).
     pub drawish_divisor: i32,
 }
 

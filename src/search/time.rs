@@ -50,14 +50,14 @@ const PLANNED_MOVES: u32 = 30;
 
 /// The soft and hard budgets for one move.
 ///
-/// With *a* the time on the clock less [`MOVE_OVERHEAD`] and *m* the moves to the next control
+/// With *a* the time on the clock less `MOVE_OVERHEAD` and *m* the moves to the next control
 /// (at most 30; 30 in sudden death), the soft budget is *a*/*m* plus three quarters of the
 /// increment: the increment comes back after the move, so spending about it costs nothing, and
 /// the share of *a* spends the bank. The hard budget is four times the soft one. Both are capped:
 ///
 /// - never more than 60 % of *a* (and the soft budget not more than half of it), so a move is
 ///   made in time even with almost nothing left: the increment only arrives after the move;
-/// - with an increment, the hard budget keeps [`RESERVE_INCREMENTS`] increments on the clock
+/// - with an increment, the hard budget keeps `RESERVE_INCREMENTS` increments on the clock
 ///   (*a* − 4·inc) but is never cut below a quarter of *a*. A search overshoots its soft budget by
 ///   up to an iteration, so in a long game every move spends a whole increment and the clock
 ///   drains until the hard cap holds it: where a quarter of *a* is one increment, a bank of four

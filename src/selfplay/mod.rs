@@ -1,6 +1,6 @@
 //! `tempo selfplay`: Tempo plays itself at a fixed depth or node budget from random openings and
 //! writes the quiet positions of each game, with the search score and the game's result, as
-//! training data for a learned evaluation ([`format`] describes the file).
+//! training data for a learned evaluation ([`format`](mod@format) describes the file).
 //!
 //! Games are numbered 0 to `games - 1`. Game `k` belongs to shard `k mod N` and its opening is
 //! drawn from a generator seeded by the run's seed and `k` alone; every game starts with an empty
