@@ -232,6 +232,7 @@ const TERNARY9: [u16; 512] = ternary::<512>();
 /// The ternary values of all `N`-bit numbers read from their top bit down: bit `i` worth
 /// `3^(n - 1 - i)` for `N = 2^n`. A pattern's squares gathered from the unturned board when Black
 /// is to move come in the reverse of their order on the turned board.
+#[cfg(target_arch = "x86_64")]
 const fn ternary_reversed<const N: usize>() -> [u16; N] {
     let forward = ternary::<N>();
     let bits = N.trailing_zeros();
