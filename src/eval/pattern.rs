@@ -582,8 +582,8 @@ impl SlotMasks {
 }
 
 /// Whether this machine has BMI2's `pext` and runs it fast. AMD processors before Zen 3 (family
-/// 0x19) have the instruction but run it in microcode, many times slower than the shifts it
-/// replaces.
+/// 0x19), and Hygon's (built on Zen 1), have the instruction but run it in microcode, many times
+/// slower than the shifts it replaces.
 #[cfg(target_arch = "x86_64")]
 fn fast_pext() -> bool {
     static FAST: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
@@ -593,6 +593,10 @@ fn fast_pext() -> bool {
         let (vendor, signature) = (std::arch::x86_64::__cpuid(0), std::arch::x86_64::__cpuid(1).eax);
         // "AuthenticAMD" in EBX, EDX, ECX.
         let amd = vendor.ebx == 0x6874_7541 && vendor.edx == 0x6974_6e65 && vendor.ecx == 0x444d_4163;
+        // "HygonGenuine".
+        if vendor.ebx == 0x6f67_7948 && vendor.edx == 0x6e65_476e && vendor.ecx == 0x656e_6975 {
+            return false;
+        }
         let base = (signature >> 8) & 0xF;
         let family = if base == 0xF {
             base + ((signature >> 20) & 0xFF)
