@@ -819,7 +819,9 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draughts::rules::{BrazilianRules, CanadianRules, InternationalRules, ItalianRules};
+    use crate::draughts::rules::{
+        BrazilianRules, CanadianRules, EnglishRules, InternationalRules, ItalianRules,
+    };
     use crate::game::MoveList;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -958,8 +960,13 @@ mod tests {
     }
 
     fn random_net<R: Rules>(seed: u64) -> Net {
+        random_net_with::<R>(true, seed)
+    }
+
+    /// A net of random weights, with or without the edge patterns.
+    fn random_net_with<R: Rules>(edges: bool, seed: u64) -> Net {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut net = Net::initial_with::<R>(true);
+        let mut net = Net::initial_with::<R>(edges);
         for w in &mut net.patterns {
             *w = [rng.random_range(-400..400), rng.random_range(-400..400)];
         }
@@ -1093,58 +1100,15 @@ mod tests {
         check_oriented::<BrazilianRules>(6);
         check_oriented::<CanadianRules>(7);
     }
-}
 
-#[cfg(test)]
-mod fused_tests {
-    //! The evaluation sums the weights as it reads the features, by `pext` or by shifts: both
-    //! must give the score of the features the training reads.
-    use super::*;
-    use crate::draughts::rules::{
-        BrazilianRules, CanadianRules, EnglishRules, InternationalRules, ItalianRules,
-    };
-    use crate::game::MoveList;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    /// Positions along random games, kings and the side to move of both colours included.
-    fn positions<R: Rules>(n: usize, seed: u64) -> Vec<Draughts<R>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut out = Vec::new();
-        while out.len() < n {
-            let mut pos = Draughts::<R>::start();
-            for _ in 0..rng.random_range(0..150) {
-                let mut list = MoveList::new();
-                pos.generate(&mut list);
-                if list.is_empty() {
-                    break;
-                }
-                pos = pos.play(&list[rng.random_range(0..list.len())]);
-                out.push(pos);
-            }
-        }
-        out
-    }
-
-    /// A net of random weights, with or without the edge patterns.
-    fn net<R: Rules>(edges: bool, seed: u64) -> Net {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut net = Net::initial_with::<R>(edges);
-        for w in &mut net.patterns {
-            *w = [rng.random_range(-400..400), rng.random_range(-400..400)];
-        }
-        for w in &mut net.linear {
-            *w = [rng.random_range(-2000..2000), rng.random_range(-2000..2000)];
-        }
-        net
-    }
-
-    fn check<R: Rules>(seed: u64) {
+    /// The evaluation sums the weights as it reads the features, by `pext` or by shifts: both
+    /// must give the score of the features the training reads.
+    fn check_sums<R: Rules>(seed: u64) {
         #[cfg(target_arch = "x86_64")]
         let bmi2 = std::arch::is_x86_feature_detected!("bmi2");
         for edges in [false, true] {
-            let net = net::<R>(edges, seed);
-            for pos in positions::<R>(500, seed) {
+            let net = random_net_with::<R>(edges, seed);
+            for pos in random_positions::<R>(500, seed) {
                 let fen = pos.to_fen();
                 let f = features_with(&pos, edges);
                 assert_eq!(net.evaluate(&pos), net.score(&f).clamp(-15_000, 15_000), "{fen}");
@@ -1166,11 +1130,11 @@ mod fused_tests {
 
     #[test]
     fn the_evaluation_is_the_score_of_the_features_by_pext_and_by_shifts() {
-        check::<InternationalRules>(11);
-        check::<BrazilianRules>(12);
-        check::<EnglishRules>(13);
+        check_sums::<InternationalRules>(11);
+        check_sums::<BrazilianRules>(12);
+        check_sums::<EnglishRules>(13);
         // Italian's board is mirrored; Canadian's needs 128 bits (shifts only).
-        check::<ItalianRules>(14);
-        check::<CanadianRules>(15);
+        check_sums::<ItalianRules>(14);
+        check_sums::<CanadianRules>(15);
     }
 }
