@@ -367,6 +367,13 @@ fn bad_input_is_a_clear_error() {
             "/nonexistent.pdn",
             "openings: cannot read /nonexistent.pdn",
         ),
+        // The default --balance is 0.5 men: no opening can be ahead by more and within it.
+        (
+            "--imbalance",
+            "0.5",
+            "--imbalance 0.5 must be below --balance 0.5",
+        ),
+        ("--imbalance", "NaN", "--imbalance must be 0 or more men"),
     ] {
         let r = run(&["--engine", &tempo("hub"), "--engine", &tempo("uci"), opt, value]);
         assert!(!r.ok, "{opt}");

@@ -112,6 +112,12 @@ pub struct MatchArgs {
     /// Tempo's search may give an opening (0: no filter).
     #[arg(long, default_value_t = 0.5, value_name = "MEN")]
     pub balance: f64,
+    /// Imbalance filter of random openings: the least score, in men for either side, that
+    /// Tempo's search must give an opening (0: none; below --balance). Openings with an edge
+    /// make fewer draws, and each is played with both colours, so the edge cancels out of the
+    /// score: an SPRT between close engines decides in fewer games (README "match").
+    #[arg(long, default_value_t = 0.0, value_name = "MEN")]
+    pub imbalance: f64,
     /// Depth of the balance filter's search.
     #[arg(long, default_value_t = 6)]
     pub balance_depth: u32,
@@ -620,9 +626,23 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             if !(args.balance.is_finite() && args.balance >= 0.0) {
                 return Err("--balance must be 0 or more men".into());
             }
-            let balance = (args.balance > 0.0).then(|| Balance {
+            if !(args.imbalance.is_finite() && args.imbalance >= 0.0) {
+                return Err("--imbalance must be 0 or more men".into());
+            }
+            if args.balance > 0.0 && args.imbalance >= args.balance {
+                return Err(format!(
+                    "--imbalance {} must be below --balance {}: no opening could pass both",
+                    args.imbalance, args.balance
+                ));
+            }
+            let balance = (args.balance > 0.0 || args.imbalance > 0.0).then(|| Balance {
                 depth: args.balance_depth.clamp(1, crate::search::MAX_DEPTH),
-                max_score: (args.balance * 100.0).round() as i32,
+                max_score: if args.balance > 0.0 {
+                    (args.balance * 100.0).round() as i32
+                } else {
+                    i32::MAX
+                },
+                min_score: (args.imbalance * 100.0).round() as i32,
             });
             // The first opening is drawn now, so that a filter nothing passes stops the match
             // before any engine starts; the others as the games need them.
@@ -630,9 +650,19 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             let first = stream.next_opening()?;
             print(&match balance {
                 Some(b) => format!(
-                    "Openings: {rounds} random of {} plies, seed {seed}, balanced within {:.2} men at depth {}\n",
+                    "Openings: {rounds} random of {} plies, seed {seed}, {} at depth {}\n",
                     args.random_plies,
-                    f64::from(b.max_score) / 100.0,
+                    match (b.min_score, b.max_score) {
+                        (0, max) => format!("balanced within {:.2} men", f64::from(max) / 100.0),
+                        (min, i32::MAX) => {
+                            format!("one side ahead by {:.2} men or more", f64::from(min) / 100.0)
+                        }
+                        (min, max) => format!(
+                            "one side ahead by {:.2} to {:.2} men",
+                            f64::from(min) / 100.0,
+                            f64::from(max) / 100.0
+                        ),
+                    },
                     b.depth
                 ),
                 None => format!(
@@ -1030,6 +1060,7 @@ mod tests {
         let b = Some(Balance {
             depth: 2,
             max_score: 60,
+            min_score: 0,
         });
         let all = openings::random::<International>(8, 4, 11, b).unwrap();
         let book = Book::Drawn(Box::new(std::sync::Mutex::new(Drawn {

@@ -93,7 +93,7 @@ pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> 
     Ok(out)
 }
 
-/// The balance filter: a search depth and the largest score (hundredths of a man, for either
+/// The balance filter: a search depth and the range of scores (hundredths of a man, for either
 /// side) an opening may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Balance {
@@ -101,6 +101,16 @@ pub struct Balance {
     pub depth: u32,
     /// Largest absolute score kept.
     pub max_score: i32,
+    /// Least absolute score kept (0: none). Openings that give one side an edge make fewer
+    /// draws; played with both colours, the edge cancels out of the match's score.
+    pub min_score: i32,
+}
+
+impl Balance {
+    /// Whether a score (for either side) passes the filter.
+    pub fn keeps(&self, score: i32) -> bool {
+        (self.min_score..=self.max_score).contains(&score.abs())
+    }
 }
 
 /// Tempo's score of the position after `moves` from `start`, for the side to move, at `depth`.
@@ -164,8 +174,8 @@ impl<G: Evaluate> RandomOpenings<G> {
             if self.tries > max_tries {
                 return Err(format!(
                     "only {} random openings of {plies} plies passed the filter in {max_tries} tries \
-                     (at most {TRIES_PER_OPENING} an opening); use fewer plies, a looser --balance, or \
-                     --balance 0",
+                     (at most {TRIES_PER_OPENING} an opening); loosen the filter (a larger --balance \
+                     or a smaller --imbalance; 0 turns either off) or change --random-plies",
                     self.made
                 ));
             }
@@ -189,7 +199,7 @@ impl<G: Evaluate> RandomOpenings<G> {
                 continue;
             }
             if let Some(b) = self.balance
-                && evaluate_opening(&start, &moves, b.depth, &self.tt).abs() > b.max_score
+                && !b.keeps(evaluate_opening(&start, &moves, b.depth, &self.tt))
             {
                 continue;
             }
@@ -226,6 +236,7 @@ mod tests {
         let never = Some(Balance {
             depth: 1,
             max_score: -1,
+            min_score: 0,
         });
         let mut stream = RandomOpenings::<International>::new(2, 1, never);
         let e = stream.next_opening().unwrap_err();
@@ -240,6 +251,7 @@ mod tests {
         let b = Some(Balance {
             depth: 4,
             max_score: 60,
+            min_score: 0,
         });
         let a = random::<International>(6, 4, 7, b).unwrap();
         let again = random::<International>(6, 4, 7, b).unwrap();
@@ -266,6 +278,27 @@ mod tests {
                 .collect()
         };
         assert_eq!(first, PINNED_SEED_7);
+    }
+
+    #[test]
+    fn an_imbalance_filter_keeps_only_openings_with_an_edge() {
+        let b = Balance {
+            depth: 4,
+            max_score: 80,
+            min_score: 30,
+        };
+        assert!(b.keeps(30) && b.keeps(-80) && b.keeps(55));
+        assert!(!b.keeps(29) && !b.keeps(-29) && !b.keeps(0) && !b.keeps(81));
+        let a = random::<International>(6, 6, 7, Some(b)).unwrap();
+        let tt = Tt::new(16);
+        let scores: Vec<i32> = a
+            .iter()
+            .map(|o| evaluate_opening(&o.start, &o.moves, 4, &tt))
+            .collect();
+        assert!(scores.iter().all(|s| (30..=80).contains(&s.abs())), "{scores:?}");
+        // Without the lower bound the same stream keeps some level openings.
+        let level = random::<International>(6, 6, 7, Some(Balance { min_score: 0, ..b })).unwrap();
+        assert_ne!(a, level);
     }
 
     #[test]

@@ -149,6 +149,7 @@ impl SelfplayArgs {
         Ok((self.balance > 0.0).then(|| Balance {
             depth: self.depth.unwrap_or(DEFAULT_DEPTH),
             max_score: (self.balance * 100.0).round() as i32,
+            min_score: 0,
         }))
     }
 
