@@ -380,6 +380,23 @@ fn bad_input_is_a_clear_error() {
         assert!(r.err.contains(message), "{opt}: {}", r.err);
         assert!(!r.err.contains("panicked"));
     }
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("uci"),
+        "--openings",
+        "/nonexistent.pdn",
+        "--imbalance",
+        "0.3",
+    ]);
+    assert!(
+        !r.ok
+            && r.err
+                .contains("--imbalance filters random openings: it cannot be given with --openings"),
+        "{}",
+        r.err
+    );
     let r = run(&["--engine", &tempo("hub")]);
     assert!(!r.ok && r.err.contains("at least two --engine"), "{}", r.err);
     let r = run(&[
