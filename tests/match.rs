@@ -373,7 +373,7 @@ fn bad_input_is_a_clear_error() {
             "0.5",
             "--imbalance 0.5 must be below --balance 0.5",
         ),
-        ("--imbalance", "NaN", "--imbalance must be 0 or more men"),
+        ("--imbalance", "NaN", "--imbalance NaN: must be 0 or more men"),
     ] {
         let r = run(&["--engine", &tempo("hub"), "--engine", &tempo("uci"), opt, value]);
         assert!(!r.ok, "{opt}");

@@ -627,27 +627,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     .map_or(1, |d| d.as_nanos() as u64)
                     % 1_000_000_007
             });
-            if !(args.balance.is_finite() && args.balance >= 0.0) {
-                return Err("--balance must be 0 or more men".into());
-            }
-            if !(args.imbalance.is_finite() && args.imbalance >= 0.0) {
-                return Err("--imbalance must be 0 or more men".into());
-            }
-            if args.balance > 0.0 && args.imbalance >= args.balance {
-                return Err(format!(
-                    "--imbalance {} must be below --balance {}: no opening could pass both",
-                    args.imbalance, args.balance
-                ));
-            }
-            let balance = (args.balance > 0.0 || args.imbalance > 0.0).then(|| Balance {
-                depth: args.balance_depth.clamp(1, crate::search::MAX_DEPTH),
-                max_score: if args.balance > 0.0 {
-                    (args.balance * 100.0).round() as i32
-                } else {
-                    i32::MAX
-                },
-                min_score: (args.imbalance * 100.0).round() as i32,
-            });
+            let balance = Balance::from_men(args.balance, args.imbalance, args.balance_depth)?;
             // The first opening is drawn now, so that a filter nothing passes stops the match
             // before any engine starts; the others as the games need them.
             let mut stream = openings::RandomOpenings::<G>::new(args.random_plies, seed, balance);
@@ -656,17 +636,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                 Some(b) => format!(
                     "Openings: {rounds} random of {} plies, seed {seed}, {} at depth {}\n",
                     args.random_plies,
-                    match (b.min_score, b.max_score) {
-                        (0, max) => format!("balanced within {:.2} men", f64::from(max) / 100.0),
-                        (min, i32::MAX) => {
-                            format!("one side ahead by {:.2} men or more", f64::from(min) / 100.0)
-                        }
-                        (min, max) => format!(
-                            "one side ahead by {:.2} to {:.2} men",
-                            f64::from(min) / 100.0,
-                            f64::from(max) / 100.0
-                        ),
-                    },
+                    b.describe(),
                     b.depth
                 ),
                 None => format!(

@@ -107,6 +107,40 @@ pub struct Balance {
 }
 
 impl Balance {
+    /// The filter of `--balance MAX --imbalance MIN` (in men; 0 turns either bound off) with a
+    /// search at `depth`, or none when both are 0.
+    ///
+    /// # Errors
+    /// A bound that is negative or not a number, or a MIN not below a MAX that is on.
+    pub fn from_men(max: f64, min: f64, depth: u32) -> Result<Option<Balance>, String> {
+        for (name, men) in [("--balance", max), ("--imbalance", min)] {
+            if !(men.is_finite() && men >= 0.0) {
+                return Err(format!("{name} {men}: must be 0 or more men"));
+            }
+        }
+        if max > 0.0 && min >= max {
+            return Err(format!(
+                "--imbalance {min} must be below --balance {max}: no opening could pass both"
+            ));
+        }
+        let hundredths = |men: f64| (men * 100.0).round() as i32;
+        Ok((max > 0.0 || min > 0.0).then(|| Balance {
+            depth: depth.clamp(1, crate::search::MAX_DEPTH),
+            max_score: if max > 0.0 { hundredths(max) } else { i32::MAX },
+            min_score: hundredths(min),
+        }))
+    }
+
+    /// What the filter keeps, as the match prints it: `balanced within 0.50 men`.
+    pub fn describe(&self) -> String {
+        let men = |h: i32| f64::from(h) / 100.0;
+        match (self.min_score, self.max_score) {
+            (0, max) => format!("balanced within {:.2} men", men(max)),
+            (min, i32::MAX) => format!("one side ahead by {:.2} men or more", men(min)),
+            (min, max) => format!("one side ahead by {:.2} to {:.2} men", men(min), men(max)),
+        }
+    }
+
     /// Whether a score (for either side) passes the filter.
     pub fn keeps(&self, score: i32) -> bool {
         (self.min_score..=self.max_score).contains(&score.abs())
@@ -278,6 +312,24 @@ mod tests {
                 .collect()
         };
         assert_eq!(first, PINNED_SEED_7);
+    }
+
+    #[test]
+    fn the_filter_from_its_options() {
+        assert_eq!(Balance::from_men(0.0, 0.0, 6), Ok(None));
+        let b = Balance::from_men(0.5, 0.0, 6).unwrap().unwrap();
+        assert_eq!((b.depth, b.min_score, b.max_score), (6, 0, 50));
+        assert_eq!(b.describe(), "balanced within 0.50 men");
+        let b = Balance::from_men(0.8, 0.3, 0).unwrap().unwrap();
+        assert_eq!((b.depth, b.min_score, b.max_score), (1, 30, 80));
+        assert_eq!(b.describe(), "one side ahead by 0.30 to 0.80 men");
+        let b = Balance::from_men(0.0, 0.3, 6).unwrap().unwrap();
+        assert_eq!(b.describe(), "one side ahead by 0.30 men or more");
+        assert!(b.keeps(30_000) && !b.keeps(29));
+        let e = Balance::from_men(0.5, 0.5, 6).unwrap_err();
+        assert!(e.contains("--imbalance 0.5 must be below --balance 0.5"), "{e}");
+        let e = Balance::from_men(-1.0, 0.0, 6).unwrap_err();
+        assert!(e.contains("--balance -1: must be 0 or more men"), "{e}");
     }
 
     #[test]

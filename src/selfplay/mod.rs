@@ -143,14 +143,7 @@ impl SelfplayArgs {
     /// # Errors
     /// A negative or non-finite --balance.
     fn balance(&self) -> Result<Option<Balance>, String> {
-        if !(self.balance.is_finite() && self.balance >= 0.0) {
-            return Err(format!("--balance {}: must be 0 or more men", self.balance));
-        }
-        Ok((self.balance > 0.0).then(|| Balance {
-            depth: self.depth.unwrap_or(DEFAULT_DEPTH),
-            max_score: (self.balance * 100.0).round() as i32,
-            min_score: 0,
-        }))
+        Balance::from_men(self.balance, 0.0, self.depth.unwrap_or(DEFAULT_DEPTH))
     }
 
     /// The file's first line: every setting that decides the games, so that a resumed run plays
