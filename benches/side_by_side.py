@@ -2,8 +2,9 @@
 """Tempo and Scan 2.0 side by side: depth completed and nodes/s in 1 s a move, one thread each.
 
 For each position of a file (PDN FEN, one a line; `side_by_side_positions.txt` holds the
-International start and the ten middle games of README "Against Scan 2.0, side by side"), Scan
-2.0 searches through its first Hub protocol (`hub`, `set book false`, `init`, `pos`, `time`,
+International start and the ten middle games of README "Against Scan 2.0, side by side",
+`game_positions.txt` forty middle games from Tempo's games against Scan, README session 37),
+Scan 2.0 searches through its first Hub protocol (`hub`, `set book false`, `init`, `pos`, `time`,
 `go`; its last `info` line counts) and then each Tempo binary runs `tempo search --movetime`
 (its last `depth` line counts), so the engines meet the machine in the same minute.
 Scan's last `info` line is that of an iteration it had started (it reports each new best root
