@@ -3,8 +3,7 @@
 //! have no published counts, and for Canadian beyond the published depths; Turkish under both
 //! path conventions; move lists along random games in sixteen variants.
 
-#[path = "reference/mod.rs"]
-mod reference;
+use crate::reference;
 
 use reference::{RefMove, RefPos, RefVariant};
 use tempo::draughts::{

@@ -11,9 +11,8 @@
 //! `n` plies and one of them in `n - 1`. What is never labelled is a draw. No retrograde move
 //! generation, no indexing, no capture shortcut: slow and obviously right.
 
-mod common;
-#[path = "reference/mod.rs"]
-mod reference;
+use crate::common;
+use crate::reference;
 
 use reference::{Piece, RefPos, RefVariant, Side as RefSide};
 use std::collections::HashMap;

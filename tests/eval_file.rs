@@ -3,7 +3,7 @@
 //! corrupt or for another variant, `<learned>` selects the embedded weights and `<default>` restores
 //! the variant's default evaluation.
 
-mod common;
+use crate::common;
 
 use common::Engine;
 use tempo::protocol::hub::parse_line;

@@ -7,7 +7,7 @@
 //!   `setoption` during a search: each handled as the protocol says, the engine going on;
 //! - tables beyond the machine (`tt-size`, `Hash`): refused with an error line, never an abort.
 
-mod common;
+use crate::common;
 
 use common::{Engine, PROMPT};
 use std::io::{BufRead, BufReader, Read, Write};

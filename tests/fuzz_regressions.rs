@@ -3,7 +3,7 @@
 //! in a plain `cargo test` without cargo-fuzz. New findings are added by copying the fuzzer's
 //! `crash-*`/`timeout-*` file (or the minimized input) into the target's directory.
 
-mod fuzz_checks;
+use crate::fuzz_checks;
 
 use std::path::Path;
 

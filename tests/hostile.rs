@@ -17,8 +17,8 @@
 //! variant change would then zero that much). Sizes beyond the machine are in the stream; they are
 //! refused.
 
-mod common;
-mod fuzz_checks;
+use crate::common;
+use crate::fuzz_checks;
 
 use common::Engine;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Black-box tests of `tempo hub` (protocol.md §2): the binary driven line by line as the Hub GUI,
 //! pydraughts and lidraughts drive Scan.
 
-mod common;
+use crate::common;
 
 use common::{Engine, PROMPT};
 use std::time::Duration;

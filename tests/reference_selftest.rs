@@ -1,8 +1,7 @@
 //! Self-tests of the reference move generator in `tests/reference/`: published perft counts and
 //! hand-made positions, each naming the rule it checks.
 
-#[path = "reference/mod.rs"]
-mod reference;
+use crate::reference;
 
 use reference::{
     MidCapturePromotion, RefMove, RefPos, RefVariant, Side, TURKISH_MID_CAPTURE_PROMOTION, full_rc_to_square,

@@ -23,7 +23,7 @@
 //! TEMPO_PYDRAUGHTS_PYTHON=/tmp/pyd/bin/python cargo test --release --test soak -- --ignored --nocapture
 //! ```
 
-mod common;
+use crate::common;
 
 use common::{Engine, PROMPT};
 use std::fmt::Write as _;

@@ -4,8 +4,7 @@
 //! says 385713660. The simple reference generator (`tests/reference/`, section "Thai") is run with
 //! the rules of rules.md and with dctl's reading of them ([`ThaiRules`]).
 
-#[path = "reference/mod.rs"]
-mod reference;
+use crate::reference;
 
 use reference::{RefMove, RefPos, RefVariant, ThaiRules};
 use tempo::bits::Bits;

@@ -1,6 +1,6 @@
 //! Black-box tests of `tempo uci` (protocol.md §3).
 
-mod common;
+use crate::common;
 
 use common::{Engine, PROMPT};
 use std::time::Duration;

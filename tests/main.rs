@@ -1,0 +1,36 @@
+//! Every integration test in one crate, so that they compile and link once (one binary instead of
+//! one per file). Run one file's tests with `cargo test --test integration <file>::`.
+
+mod common;
+mod fuzz_checks;
+mod reference;
+
+mod analyze;
+mod cross_check;
+mod dxp;
+mod egdb;
+mod eval_file;
+mod faults;
+mod fuzz_regressions;
+mod games;
+mod hostile;
+mod hub;
+mod latency;
+mod r#match;
+mod muchado;
+mod notation;
+mod perft;
+mod properties;
+mod pydraughts;
+mod reference_selftest;
+mod robust;
+mod rules;
+mod search;
+mod selfplay;
+mod show;
+mod sixteen;
+mod soak;
+mod strength;
+mod thai_question;
+mod thread_failure;
+mod uci;
