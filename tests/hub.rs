@@ -302,6 +302,11 @@ fn bad_lines_get_errors_and_change_nothing() {
         ("level move-time=-1", "move-time"),
         ("level nodes=99999999999999999999999", "nodes"),
         ("set-param name=tt-size value=99", "tt-size"),
+        (
+            "set-param name=move-overhead value=10001",
+            "move-overhead=10001 is out of range 0-10000",
+        ),
+        ("set-param name=move-overhead value=-5", "move-overhead"),
         ("set-param name=variant value=chess", "unknown variant"),
         ("set-param name=huffing value=maybe", "huffing"),
         ("set-param name=nonsense value=1", "unknown parameter nonsense"),

@@ -318,6 +318,22 @@ fn a_hung_engine_loses_under_every_time_limit() {
         "20",
     ]);
     assert!(r.out.contains("0-1 {White loses on time}"), "{}", r.out);
+    // Overruns add up (issue 53 item 4): at a clock of a microsecond every move overruns it by a
+    // few milliseconds, and a margin of 30 ms is spent within a few dozen moves. Each move's
+    // overrun used to be forgiven, and such games ran to their end.
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "1",
+        "--tc",
+        "0.000001",
+        "--margin",
+        "30",
+    ]);
+    assert!(r.out.contains("loses on time}"), "{}", r.out);
     // No move in the answer.
     let r = run(&[
         "--engine",

@@ -305,6 +305,7 @@ fn a_single_legal_move_is_played_at_once_in_a_game() {
         time: Duration::from_secs(60),
         increment: Duration::ZERO,
         moves_to_go: None,
+        ..Clock::default()
     };
     let limits = Limits {
         clock: Some(clock),
@@ -335,6 +336,7 @@ fn a_fast_game_with_a_tenth_of_a_second_increment_keeps_its_clock() {
                 time: clocks[me],
                 increment: Duration::from_millis(100),
                 moves_to_go: None,
+                ..Clock::default()
             }),
             ..Limits::default()
         };

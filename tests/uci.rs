@@ -222,6 +222,10 @@ fn bad_input_gets_an_error_and_changes_nothing() {
             "setoption name Threads value 65",
             "Threads value 65 is out of range 1-64",
         ),
+        (
+            "setoption name Move Overhead value 10001",
+            "Move Overhead takes milliseconds 0-10000",
+        ),
         ("setoption name UCI_Variant value chess", "unknown variant"),
         ("setoption name huffing value perhaps", "huffing"),
         ("setoption name Nonsense value 1", "unknown option \"Nonsense\""),

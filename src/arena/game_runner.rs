@@ -264,7 +264,9 @@ pub fn play_game<G: Game + Probe>(
     }
     let tc = cfg.tc;
     let adj = cfg.adjudication;
-    let mut left = [tc.clock.map_or(Duration::ZERO, |c| c.base); 2];
+    // Each side's clock in nanoseconds, signed: an overrun is carried to the next move rather than
+    // forgiven, so `--margin` is granted once per game, not once per move.
+    let mut balance = [tc.clock.map_or(0, |c| nanos(c.base)); 2];
     let mut made = [0u32; 2];
     // Scores from White's point of view, one per ply the engines played (None: not reported).
     let mut scores: Vec<Option<i32>> = Vec::new();
@@ -308,14 +310,15 @@ pub fn play_game<G: Game + Probe>(
             nodes: tc.nodes,
             movetime: tc.movetime,
             clock: tc.clock.map(|c| ClockView {
-                left,
+                left: balance.map(shown),
                 inc: c.inc,
                 moves_to_go: c.moves.map(|m| m - made[s] % m),
             }),
         };
         let mut allowed: Option<Duration> = None;
+        let on_clock = shown(balance[s].saturating_add(nanos(cfg.margin)));
         if tc.clock.is_some() {
-            allowed = Some(left[s] + cfg.margin);
+            allowed = Some(on_clock);
         }
         if let Some(t) = tc.movetime {
             let l = GameConfig::movetime_limit(t);
@@ -345,7 +348,7 @@ pub fn play_game<G: Game + Probe>(
         let reply = match reply {
             Ok(r) => r,
             Err(Failure::Timeout) => {
-                let why = if tc.clock.is_some() && allowed == Some(left[s] + cfg.margin) {
+                let why = if tc.clock.is_some() && allowed == Some(on_clock) {
                     format!("{} loses on time", side_name(side))
                 } else if let Some(t) = tc.movetime {
                     format!(
@@ -412,17 +415,18 @@ pub fn play_game<G: Game + Probe>(
             }
         };
         if let Some(c) = tc.clock {
-            if elapsed > left[s] + cfg.margin {
+            balance[s] = balance[s].saturating_sub(nanos(elapsed));
+            if balance[s] < -nanos(cfg.margin) {
                 lose(&mut record, format!("{} loses on time", side_name(side)));
                 record.failed[s] = false;
                 return record;
             }
-            left[s] = left[s].saturating_sub(elapsed) + c.inc;
+            balance[s] = balance[s].saturating_add(nanos(c.inc));
             made[s] += 1;
             if let Some(m) = c.moves
                 && made[s] % m == 0
             {
-                left[s] += c.base;
+                balance[s] = balance[s].saturating_add(nanos(c.base));
             }
         }
         let white_view = reply.score.map(|v| if side == Side::White { v } else { -v });
@@ -442,4 +446,14 @@ pub fn play_game<G: Game + Probe>(
             }
         }
     }
+}
+
+/// A duration in nanoseconds, saturated at what an `i64` holds (292 years).
+fn nanos(d: Duration) -> i64 {
+    i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)
+}
+
+/// The time a signed clock shows an engine: what is left, or zero once it is overdrawn.
+fn shown(balance: i64) -> Duration {
+    Duration::from_nanos(u64::try_from(balance).unwrap_or(0))
 }

@@ -164,6 +164,7 @@ impl GameState {
             increment: Duration::ZERO,
             moves_to_go: (self.per_control > 0)
                 .then(|| self.per_control - self.made[side.index()] % self.per_control),
+            ..Clock::default()
         })
     }
 

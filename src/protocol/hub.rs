@@ -4,7 +4,9 @@
 use super::session::{Report, Session, SetupError, Start, new_session};
 use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
-use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, Strength, WIN};
+use crate::search::{
+    Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS, Strength, WIN,
+};
 use crate::tt::WIN_BOUND;
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -247,6 +249,8 @@ pub struct Hub {
     variant: Variant,
     tt_size: u32,
     threads: u64,
+    /// `move-overhead`: milliseconds kept back on the clock ([`Clock::overhead`]).
+    move_overhead: u32,
     ponder: bool,
     multipv: usize,
     /// Hub `limit-strength` and `elo`.
@@ -287,6 +291,7 @@ impl Hub {
             variant: Variant::International,
             tt_size,
             threads: 1,
+            move_overhead: MOVE_OVERHEAD.as_millis() as u32,
             ponder: false,
             multipv: 1,
             strength: Strength::default(),
@@ -451,6 +456,10 @@ impl Hub {
             "param name=threads value={} type=int min=1 max={MAX_THREADS}",
             self.threads
         ));
+        self.out.line(&format!(
+            "param name=move-overhead value={} type=int min=0 max={MOVE_OVERHEAD_MAX_MS}",
+            self.move_overhead
+        ));
         self.out
             .line(&format!("param name=ponder value={} type=bool", self.ponder));
         self.out.line(&format!(
@@ -525,6 +534,13 @@ impl Hub {
                 }
                 self.threads = n;
                 self.session.set_threads(n as usize);
+            }
+            "move-overhead" => {
+                let n = integer(name, value)?;
+                if n > u64::from(MOVE_OVERHEAD_MAX_MS) {
+                    return Err(format!("move-overhead={n} is out of range 0-{MOVE_OVERHEAD_MAX_MS}"));
+                }
+                self.move_overhead = n as u32;
             }
             "ponder" => self.ponder = boolean(name, value)?,
             "eval-file" => crate::eval::weights::set_eval_file(self.variant.name(), value)?,
@@ -692,6 +708,7 @@ impl Hub {
                 level.inc.unwrap_or_default(),
                 level.moves,
             )
+            .with_overhead(Duration::from_millis(u64::from(self.move_overhead)))
         });
         let limits = Limits {
             depth: level.depth,

@@ -4,7 +4,10 @@
 use super::session::{Report, Session, Start, new_session};
 use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
-use crate::search::{Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, Strength, win_distance};
+use crate::search::{
+    Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS, Strength,
+    win_distance,
+};
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::time::Duration;
@@ -160,6 +163,8 @@ pub struct Uci {
     hash: usize,
     /// `Threads`.
     threads: usize,
+    /// `Move Overhead`: milliseconds kept back on the clock ([`Clock::overhead`]).
+    move_overhead: u32,
     multipv: usize,
     ponder: bool,
     /// `UCI_LimitStrength` and `UCI_Elo`.
@@ -199,6 +204,7 @@ impl Uci {
             variant: Variant::International,
             hash,
             threads: 1,
+            move_overhead: MOVE_OVERHEAD.as_millis() as u32,
             multipv: 1,
             ponder: false,
             strength: Strength::default(),
@@ -340,6 +346,10 @@ impl Uci {
             self.threads
         ));
         self.out.line(&format!(
+            "option name Move Overhead type spin default {} min 0 max {MOVE_OVERHEAD_MAX_MS}",
+            self.move_overhead
+        ));
+        self.out.line(&format!(
             "option name MultiPV type spin default {} min 1 max {MULTIPV_MAX}",
             self.multipv
         ));
@@ -426,6 +436,16 @@ impl Uci {
                 self.session.set_threads(self.threads);
             }
             "multipv" => self.multipv = spin(MULTIPV_MAX)?,
+            "move overhead" => {
+                let n: u32 = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= MOVE_OVERHEAD_MAX_MS)
+                    .ok_or_else(|| {
+                        format!("option Move Overhead takes milliseconds 0-{MOVE_OVERHEAD_MAX_MS}, not {value:?}")
+                    })?;
+                self.move_overhead = n;
+            }
             "ponder" => {
                 self.ponder = match value.as_str() {
                     "true" => true,
@@ -558,6 +578,7 @@ impl Uci {
                 Duration::from_millis(go.inc[side].unwrap_or(0)),
                 go.movestogo,
             )
+            .with_overhead(Duration::from_millis(u64::from(self.move_overhead)))
         });
         let movetime = go.movetime.map(Duration::from_millis);
         let bounded = clock.is_some() || movetime.is_some() || go.depth.is_some() || go.nodes.is_some();

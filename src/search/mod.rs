@@ -29,7 +29,7 @@ mod time;
 
 pub use parallel::{MAX_THREADS, search};
 pub use strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, Handicap, Strength, choose};
-pub use time::{Clock, budgets};
+pub use time::{Clock, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS, budgets};
 
 use crate::eval::{Evaluate, HISTORY_SLOTS};
 use crate::game::{Game, MoveList, Outcome};
