@@ -51,7 +51,7 @@ pub struct AnalyzeArgs {
     #[arg(long, conflicts_with = "depth")]
     pub movetime: Option<f64>,
     /// Number of best lines to show for a position (ignored for games).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=crate::search::MULTIPV_MAX as i64))]
     pub multipv: u32,
     /// Print one JSON object per line instead of text.
     #[arg(long)]

@@ -270,9 +270,9 @@ struct SearchArgs {
     /// Seconds to search (fractions allowed).
     #[arg(long)]
     movetime: Option<f64>,
-    /// Number of best lines to show.
-    #[arg(long, default_value_t = 1)]
-    multipv: usize,
+    /// Number of best lines to show (1-64).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=tempo::search::MULTIPV_MAX as i64))]
+    multipv: u32,
     /// Transposition table size in MiB (at most half the memory available).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
     tt: u32,
@@ -298,7 +298,7 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
     let limits = tempo::search::Limits {
         depth: args.depth,
         movetime,
-        multipv: args.multipv,
+        multipv: args.multipv as usize,
         // Neither a depth nor a time: search to the deepest depth.
         ..Default::default()
     };
@@ -410,7 +410,11 @@ fn main() -> ExitCode {
         // The reader has gone (`| head`): what it wanted was written; nothing to report.
         Err(e) if e == tempo::analyze::OUTPUT_CLOSED => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("tempo: {e}");
+            // Errors quote what they refuse; a token of a megabyte (a broken openings file) or a
+            // number of 309 digits is cut as the protocols cut it, line by line.
+            for line in e.lines() {
+                eprintln!("tempo: {}", tempo::protocol::clip_message(line));
+            }
             ExitCode::FAILURE
         }
     }

@@ -576,3 +576,61 @@ fn a_follower_plays_on_when_its_standard_output_is_closed() {
     check_pdn(&pdn, 1);
     let _ = std::fs::remove_file(pdn);
 }
+
+/// `tempo dxp` with these arguments, run to its end (it must end within `limit`): status, stderr.
+fn dxp_exits(args: &[&str], limit: Duration) -> (bool, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("dxp")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tempo starts");
+    let began = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+            return (status.success(), err);
+        }
+        if began.elapsed() > limit {
+            let _ = child.kill();
+            panic!("tempo dxp {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 53 items 9 and 10, issue 54: outputs that cannot be written and meaningless settings are
+/// refused before any game; a connection that cannot be made says why, and says first what it
+/// waits for.
+#[test]
+fn bad_settings_and_unwritable_records_are_refused_before_play() {
+    let quick = Duration::from_secs(20);
+    for (args, needle) in [
+        (
+            &["--listen", "127.0.0.1:0", "--pdn", "/nonexistent/x.pdn"][..],
+            "--pdn /nonexistent/x.pdn",
+        ),
+        (&["--listen", "127.0.0.1:0", "--pdn", "/dev/full"][..], "not a regular file"),
+        (&["--listen", "127.0.0.1:0", "--log", "/dev/full"][..], "--log /dev/full"),
+        (&["--listen", "127.0.0.1:0", "--tt", "0"][..], "--tt"),
+        (
+            &["--listen", "127.0.0.1:0", "--message-timeout", "0"][..],
+            "--message-timeout must be",
+        ),
+    ] {
+        let (ok, err) = dxp_exits(args, quick);
+        assert!(!ok, "{args:?} must fail: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // Port 1 on loopback: nothing listens there, and the refusal is named.
+    let (ok, err) = dxp_exits(&["--connect", "127.0.0.1:1", "--idle-timeout", "1"], quick);
+    assert!(!ok, "{err}");
+    assert!(err.contains("connecting to 127.0.0.1:1"), "{err}");
+    assert!(
+        err.contains("cannot connect to 127.0.0.1:1: ") && err.to_lowercase().contains("refused"),
+        "{err}"
+    );
+}

@@ -1308,3 +1308,73 @@ fn a_hub1_engine_that_refuses_a_move_of_the_game_loses_with_its_answer_quoted() 
         r.out
     );
 }
+
+/// Issue 53 item 11: the processes an engine starts end with the match (each engine leads a
+/// process group of its own, and the group is killed when the engine is done).
+#[test]
+fn what_an_engine_starts_ends_with_the_match() {
+    // A sleep no other test runs, found afterwards by its command line.
+    let secs = format!("{}.25", 1000 + std::process::id() % 1000);
+    let r = run(&[
+        "--engine",
+        &format!("{} {secs}", fake("spawner")),
+        "--engine",
+        &tempo("hub"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let wanted = format!("sleep\0{secs}\0");
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).into_owned())
+        .filter(|c| *c == wanted)
+        .collect();
+    assert!(left.is_empty(), "left running: {left:?}");
+}
+
+/// Issue 53 item 11: a command-line error quotes at most 80 characters of what it refuses.
+#[test]
+fn errors_quote_little_of_what_they_refuse() {
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("hub"),
+        "--movetime",
+        "1e308",
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.contains("--movetime"), "{}", r.err);
+    assert!(r.err.len() < 300, "{} bytes: {}", r.err.len(), r.err);
+    let openings = temp("long-token.txt");
+    std::fs::write(&openings, format!("W:W31-50:B1-20 {}\n", "9".repeat(200_000))).unwrap();
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("hub"),
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.len() < 1000, "{} bytes", r.err.len());
+}
+
+/// Issue 53 item 10: a balance depth that would take minutes an opening is refused at once.
+#[test]
+fn a_balance_depth_beyond_reason_is_refused() {
+    let r = run(&[
+        "--engine",
+        &tempo("hub"),
+        "--engine",
+        &tempo("hub"),
+        "--balance-depth",
+        "1000000",
+    ]);
+    assert!(!r.ok);
+    assert!(r.err.contains("--balance-depth"), "{}", r.err);
+}

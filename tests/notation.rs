@@ -279,3 +279,15 @@ fn the_hub_table_maps_pydraughts_positions_and_moves_onto_tempos() {
         });
     }
 }
+
+/// Issue 53 item 11: a FEN with no pieces at all is refused; one side without pieces is a
+/// position (its game is over) and is read.
+#[test]
+fn an_empty_board_is_not_a_position() {
+    for text in ["W", "B", "W:W:B", "W:B:W", "W."] {
+        let e = International::from_fen(text).expect_err(text);
+        assert!(e.to_string().contains("no pieces"), "{text}: {e}");
+    }
+    assert!(International::from_fen("W:W:B1").is_ok());
+    assert!(International::from_fen("B:W50:B").is_ok());
+}

@@ -211,6 +211,7 @@ fn bad_input_gets_an_error_and_changes_nothing() {
         ("xyzzy", "unknown command"),
         ("position startpos moves 32-28 99-98", "bad move 2"),
         ("position fen W:W1:B2", "bad position"),
+        ("position fen W", "no pieces on the board"),
         ("position", "position needs"),
         ("setoption name Hash value 0", "out of range"),
         ("setoption name Hash value 99999999999", "Hash"),

@@ -288,6 +288,10 @@ impl EngineProcess {
         if let Some(d) = &spec.dir {
             cmd.current_dir(d);
         }
+        // A process group of its own, so that whatever the engine starts (a shell script's
+        // children, a helper process) ends with it: see [`EngineProcess::end_group`].
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().map_err(|e| {
             format!(
                 "cannot start engine {:?}{}: {e}",
@@ -484,6 +488,7 @@ impl EngineProcess {
         let until = Instant::now() + QUIT_GRACE;
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
+                self.end_group();
                 return;
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -491,11 +496,27 @@ impl EngineProcess {
         self.kill();
     }
 
-    /// Kills the process at once and reaps it.
+    /// Kills the process at once and reaps it, and ends the processes it started.
     pub fn kill(&mut self) {
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.end_group();
+    }
+
+    /// Kills what is left of the engine's process group (the engine leads it, see
+    /// [`EngineProcess::start`]): processes the engine started that outlived it. Called once the
+    /// engine itself has been reaped.
+    #[allow(unsafe_code)]
+    fn end_group(&mut self) {
+        #[cfg(unix)]
+        if let Ok(pgid) = i32::try_from(self.child.id()) {
+            // SAFETY: `kill` reads no memory; a negative pid names the process group, here the
+            // one this process created for the engine. ESRCH (nothing left) is the usual answer.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
     }
 }
 

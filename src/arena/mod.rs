@@ -120,8 +120,9 @@ pub struct MatchArgs {
     /// 0.6 of the games (README "match", measured on one pair of engines).
     #[arg(long, default_value_t = 0.0, value_name = "MEN")]
     pub imbalance: f64,
-    /// Depth of the balance filter's search.
-    #[arg(long, default_value_t = 6)]
+    /// Depth of the balance filter's search (1-20: each opening drawn costs one search, and
+    /// beyond depth 12 or so that is seconds an opening).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub balance_depth: u32,
     /// Game clock: SECONDS+INC (Fischer), or MOVES/SECONDS+INC (MOVES moves per SECONDS,
     /// repeating); the increment is optional.

@@ -83,6 +83,13 @@ pub(super) fn from_fen<R: Rules>(text: &str) -> Result<Draughts<R>, PositionErro
             _ => return Err(PositionError::Syntax(format!("unknown field {field:?}"))),
         }
     }
+    // One side without pieces is a position (its game is over); an empty board is not one a
+    // user means (a bare `W`, a FEN cut short).
+    if pieces[0] == BitsOf::<R>::EMPTY && pieces[1] == BitsOf::<R>::EMPTY {
+        return Err(PositionError::Syntax(
+            "no pieces on the board (a FEN lists them, as in W:W31-50:B1-20)".into(),
+        ));
+    }
     Ok(Draughts::from_parts(pieces[0], pieces[1], kings, side, runs)?.with_clocks(clocks))
 }
 

@@ -87,6 +87,8 @@ impl Default for PlayerConfig {
 struct Log {
     file: Option<Mutex<std::fs::File>>,
     began: Instant,
+    /// A write to the file failed (said once on standard error; later lines are dropped).
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl Log {
@@ -102,8 +104,11 @@ impl Log {
     fn write(&self, line: &str) {
         if let Some(f) = &self.file
             && let Ok(mut f) = f.lock()
+            && !self.failed.load(std::sync::atomic::Ordering::Relaxed)
+            && let Err(e) = writeln!(f, "{:10.3} {line}", self.began.elapsed().as_secs_f64())
         {
-            let _ = writeln!(f, "{:10.3} {line}", self.began.elapsed().as_secs_f64());
+            self.failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            eprintln!("dxp: --log cannot be written ({e}); the log stops here");
         }
     }
 }
@@ -237,6 +242,8 @@ pub struct Player {
     engine: Engine<G>,
     log: Log,
     games: u32,
+    /// Why a game's record could not be written; the player stops with it as its error.
+    lost_records: Option<String>,
 }
 
 impl Player {
@@ -245,16 +252,33 @@ impl Player {
     /// # Errors
     /// The log file cannot be created, or the table cannot be had.
     pub fn new(cfg: PlayerConfig) -> Result<Player, String> {
+        // Both outputs are opened and tried before any game, so that a path that cannot be
+        // written (a missing directory, a full device) stops the player at once instead of
+        // losing every record of the games it goes on to play.
         let file = match &cfg.log {
-            Some(p) => Some(Mutex::new(
-                std::fs::OpenOptions::new()
+            Some(p) => {
+                let mut f = std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(p)
-                    .map_err(|e| format!("--log {}: {e}", p.display()))?,
-            )),
+                    .map_err(|e| format!("--log {}: {e}", p.display()))?;
+                writeln!(f, "# tempo dxp log: seconds, > sent, < received, event")
+                    .and_then(|()| f.flush())
+                    .map_err(|e| format!("--log {}: cannot be written: {e}", p.display()))?;
+                Some(Mutex::new(f))
+            }
             None => None,
         };
+        if let Some(p) = &cfg.pdn {
+            let f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| format!("--pdn {}: {e}", p.display()))?;
+            if !f.metadata().is_ok_and(|m| m.is_file()) {
+                return Err(format!("--pdn {}: not a regular file", p.display()));
+            }
+        }
         let mut engine = Engine::<G>::new(1);
         engine.resize(cfg.tt_mib)?;
         Ok(Player {
@@ -263,13 +287,16 @@ impl Player {
             log: Log {
                 file,
                 began: Instant::now(),
+                failed: std::sync::atomic::AtomicBool::new(false),
             },
             games: 0,
+            lost_records: None,
         })
     }
 
+    /// No more games: as many as asked for were played, or their records can no longer be kept.
     fn enough(&self) -> bool {
-        self.cfg.games.is_some_and(|n| self.games >= n)
+        self.cfg.games.is_some_and(|n| self.games >= n) || self.lost_records.is_some()
     }
 
     /// The follower: listens on `addr`, serves one connection at a time, until `games` games are
@@ -299,7 +326,10 @@ impl Player {
                 Ended::Fault(why) => self.log.event(&format!("connection from {peer} closed: {why}")),
             }
         }
-        Ok(())
+        match self.lost_records.take() {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
     }
 
     /// The initiator: connects to `addr` (retrying for `idle_timeout`) and plays `games` games
@@ -308,23 +338,46 @@ impl Player {
     /// # Errors
     /// No connection, or the connection failed.
     pub fn connect(&mut self, addr: &str) -> Result<(), String> {
-        let until = Instant::now() + self.cfg.idle_timeout.min(Duration::from_secs(60));
+        let patience = self.cfg.idle_timeout.min(Duration::from_secs(60));
+        let until = Instant::now() + patience;
+        // A follower started a moment later is found: the connection is retried, and the user
+        // is told what the wait is for and, at the end, why it failed.
+        self.log.event(&format!(
+            "connecting to {addr} (retrying for up to {:.0} s)",
+            patience.as_secs_f64()
+        ));
         let stream = loop {
+            let mut last = String::from("no address");
             let tried = addr
                 .to_socket_addrs()
                 .map_err(|e| format!("{addr}: {e}"))?
-                .find_map(|a| TcpStream::connect_timeout(&a, Duration::from_secs(5)).ok());
+                .find_map(|a| match TcpStream::connect_timeout(&a, Duration::from_secs(5)) {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        last = e.to_string();
+                        None
+                    }
+                });
             match tried {
                 Some(s) => break s,
                 None if Instant::now() < until => std::thread::sleep(Duration::from_millis(200)),
-                None => return Err(format!("cannot connect to {addr}")),
+                None => {
+                    return Err(format!(
+                        "cannot connect to {addr}: {last} (tried for {:.0} s)",
+                        patience.as_secs_f64()
+                    ));
+                }
             }
         };
         self.log.event(&format!("connected to {addr}"));
         if self.cfg.games.is_none() {
             self.cfg.games = Some(1);
         }
-        match self.serve(stream, true) {
+        let ended = self.serve(stream, true);
+        if let Some(why) = self.lost_records.take() {
+            return Err(why);
+        }
+        match ended {
             Ended::Done => Ok(()),
             Ended::Fault(why) => Err(format!("connection to {addr}: {why}")),
         }
@@ -334,6 +387,25 @@ impl Player {
         let text = send(stream, msg)?;
         self.log.message(">", &text);
         Ok(())
+    }
+
+    /// How Tempo will spend its time in a game of `minutes` for `moves` moves, in words (a game at
+    /// the DXP clock can take many minutes, and the user should know it before it starts).
+    fn pace(&self, minutes: u32, moves: u32) -> String {
+        let clock = if moves == 0 {
+            format!("{minutes} min for the game")
+        } else {
+            format!("{minutes} min for {moves} moves")
+        };
+        match (self.cfg.movetime, self.cfg.depth) {
+            (Some(t), _) => format!("{clock}; Tempo moves in {:.3} s (--movetime)", t.as_secs_f64()),
+            (None, Some(d)) if minutes == 0 => format!("no clock; Tempo searches to depth {d}"),
+            (None, _) if minutes == 0 => format!(
+                "no clock; Tempo moves in {:.3} s",
+                self.cfg.default_movetime.as_secs_f64()
+            ),
+            (None, _) => format!("{clock} on Tempo's clock (no --movetime)"),
+        }
     }
 
     /// Records a game that is over (or abandoned: `outcome` `None`).
@@ -381,7 +453,9 @@ impl Player {
                 .open(path)
                 .and_then(|mut f| f.write_all(write_game(&g).as_bytes()));
             if let Err(e) = written {
-                self.log.event(&format!("--pdn {}: {e}", path.display()));
+                let why = format!("--pdn {}: cannot be written: {e}", path.display());
+                self.log.event(&format!("{why}; no further game is played"));
+                self.lost_records = Some(why);
             }
         }
     }
@@ -580,9 +654,10 @@ impl Player {
                         break Ended::Fault(e);
                     }
                     self.log.event(&format!(
-                        "game {} against {name}: Tempo plays {}, {minutes} min for {moves} moves",
+                        "game {} starts against {name}: Tempo plays {}, {}",
                         self.games + 1,
-                        side_name(follower)
+                        side_name(follower),
+                        self.pace(minutes, moves)
                     ));
                     self.engine.new_game();
                     game = Some(GameState::new(start, follower, name, minutes, moves));
@@ -596,11 +671,10 @@ impl Player {
                         break Ended::Fault(format!("{name} refused the game (code {code})"));
                     }
                     self.log.event(&format!(
-                        "game {} against {name}: Tempo plays {}, {} min for {} moves",
+                        "game {} starts against {name}: Tempo plays {}, {}",
                         self.games + 1,
                         side_name(me),
-                        self.cfg.minutes,
-                        self.cfg.moves
+                        self.pace(self.cfg.minutes, self.cfg.moves)
                     ));
                     self.engine.new_game();
                     game = Some(GameState::new(
@@ -780,10 +854,21 @@ pub fn run(args: &DxpArgs) -> Result<(), String> {
     if args.minutes > 999 || args.moves > 999 {
         return Err("--minutes and --moves have three digits in DXP".into());
     }
+    if args.tt == 0 {
+        return Err("--tt is the table's size in MiB: 1 or more".into());
+    }
+    for (name, s) in [
+        ("--message-timeout", args.message_timeout),
+        ("--idle-timeout", args.idle_timeout),
+    ] {
+        if !(s > 0.0) {
+            return Err(format!("{name} must be a number of seconds above 0, not {s}"));
+        }
+    }
     let defaults = PlayerConfig::default();
     let cfg = PlayerConfig {
         name: args.name.clone().unwrap_or(defaults.name),
-        tt_mib: args.tt.max(1),
+        tt_mib: args.tt,
         movetime: args.movetime.map(|s| secs("--movetime", s)).transpose()?,
         depth: args.depth,
         minutes: args.minutes,

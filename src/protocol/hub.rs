@@ -198,8 +198,7 @@ const TT_SIZE_MIN: u32 = 16;
 const TT_SIZE_MAX: u32 = 30;
 /// Default `tt-size`: 2^22 entries, 64 MiB.
 const TT_SIZE_DEFAULT: u32 = 22;
-/// The largest `multipv`.
-pub const MULTIPV_MAX: usize = 64;
+pub use crate::search::MULTIPV_MAX;
 
 fn tt_mib(log2: u32) -> usize {
     ((1usize << log2) * 16) >> 20

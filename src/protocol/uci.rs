@@ -16,8 +16,7 @@ use std::time::Duration;
 pub const HASH_DEFAULT: usize = 64;
 /// The largest `Hash` offered, in MiB (the memory actually available may refuse less).
 pub const HASH_MAX: usize = 1 << 16;
-/// The largest `MultiPV`.
-pub const MULTIPV_MAX: usize = 64;
+pub use crate::search::MULTIPV_MAX;
 
 /// An `info` line: `info depth seldepth multipv score cp|win nodes nps time hashfull pv`.
 pub fn info_line(info: &Info<String>, hashfull: u32) -> String {

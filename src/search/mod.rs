@@ -47,6 +47,8 @@ pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: u32 = 100;
 /// Deepest quiescence line, in plies.
 pub const QUIESCENCE_LIMIT: u32 = 24;
+/// The most best lines a search reports (MultiPV), one rule for every command and protocol.
+pub const MULTIPV_MAX: usize = 64;
 /// Nodes between two looks at the clock and the stop flag.
 pub const POLL_NODES: u64 = 1024;
 

@@ -9,7 +9,13 @@
 #   noeol    writes one endless line (zero bytes, no newline);
 #   noise    writes to standard error without end and never answers.
 # Mode `dies` writes a line to standard error and exits with status 7 before reading anything.
+# Mode `spawner` starts a long `sleep` in the background (with the number given as its second
+# argument) and then plays as `illegal`: the sleep must not outlive the match.
 mode=$1
+if [ "$mode" = spawner ]; then
+  sleep "$2" </dev/null >/dev/null 2>&1 &
+  mode=illegal
+fi
 if [ "$mode" = dies ]; then
   echo "fake-dies: cannot load its weights" >&2
   exit 7
