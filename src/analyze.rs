@@ -29,9 +29,10 @@ pub const DEFAULT_BLUNDER: f64 = 1.5;
 #[derive(clap::Args, Debug)]
 #[command(after_long_help = MARKS_HELP)]
 pub struct AnalyzeArgs {
-    /// Variant (see `tempo perft --help` for the names).
-    #[arg(long, short, default_value = "international")]
-    pub variant: Variant,
+    /// Variant (see `tempo perft --help` for the names). Default: with --pdn, the variant the
+    /// game's `GameType` tag names (International without the tag); otherwise International.
+    #[arg(long, short)]
+    pub variant: Option<Variant>,
     /// Position to search, as PDN FEN (default: the variant's initial position).
     #[arg(long, conflicts_with = "pdn")]
     pub fen: Option<String>,
@@ -242,6 +243,33 @@ Progress for game analysis goes to standard error when it is a terminal.";
 /// Runs `tempo analyze` for the game `G`.
 ///
 /// # Errors
+/// The variant to analyse in, and where it came from when the user did not name it: `--variant`,
+/// else the `GameType` tag of the `--pdn` game (PDN's default, International, without the tag),
+/// else International.
+///
+/// # Errors
+/// The PDN game cannot be read, or its `GameType` names no variant Tempo plays.
+pub fn variant_of(args: &AnalyzeArgs) -> Result<(Variant, Option<String>), String> {
+    if let Some(v) = args.variant {
+        return Ok((v, None));
+    }
+    let Some(path) = &args.pdn else {
+        return Ok((Variant::International, None));
+    };
+    let game = load_game(path, args.game as usize)?;
+    match game.tag("GameType") {
+        None => Ok((
+            Variant::International,
+            Some("no GameType tag: International, PDN's default".into()),
+        )),
+        Some(t) => crate::arena::variant_of_game_type(t)
+            .map(|v| (v, Some(format!("from the GameType tag {t:?}"))))
+            .ok_or_else(|| {
+                format!("game {}: GameType {t:?} names no variant Tempo plays; give --variant", args.game)
+            }),
+    }
+}
+
 /// Bad options, a bad FEN, an unreadable PDN file or game, an illegal or unreadable move.
 pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
     let limits = limits(args)?;
@@ -252,7 +280,8 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
         .resize(args.tt as usize)
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     engine.set_threads(args.threads as usize);
-    args.tables.load(args.variant)?;
+    let (variant, why) = variant_of(args)?;
+    args.tables.load(variant)?;
     match &args.pdn {
         Some(path) => {
             let game = load_game(path, args.game as usize)?;
@@ -261,9 +290,13 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
                 Some(f) => G::from_fen(f).map_err(|e| format!("game {n}: bad FEN tag {f:?}: {e}"))?,
                 None => G::start(),
             };
-            let moves = replay(&start, &game.moves).map_err(|e| format!("game {n}: {e}"))?;
+            let read_as = |e: String| match &why {
+                Some(w) => format!("game {n}, read as {} ({w}): {e}", G::NAME),
+                None => format!("game {n}: {e}"),
+            };
+            let moves = replay(&start, &game.moves).map_err(read_as)?;
             let marks = Marks::new(args.mistake, args.blunder)?;
-            print_header(&game, n, &start, args.json)?;
+            print_header(&game, n, &start, why.as_deref(), args.json)?;
             let out = analyze_game(&mut engine, &start, &moves, limits, marks, args.json, |ply| {
                 progress(ply, moves.len())
             });
@@ -321,7 +354,13 @@ fn load_game(path: &std::path::Path, n: usize) -> Result<PdnGame, String> {
 }
 
 /// Names the game before its moves: players and start position (text), or a `game` object.
-fn print_header<G: Evaluate>(game: &PdnGame, n: u32, start: &G, json: bool) -> Result<(), String> {
+fn print_header<G: Evaluate>(
+    game: &PdnGame,
+    n: u32,
+    start: &G,
+    why: Option<&str>,
+    json: bool,
+) -> Result<(), String> {
     let tag = |t| game.tag(t).unwrap_or("?");
     if json {
         JsonLine::Game {
@@ -335,8 +374,9 @@ fn print_header<G: Evaluate>(game: &PdnGame, n: u32, start: &G, json: bool) -> R
         .print()?;
     } else {
         say!(
-            "{} game {n}: {} - {}, from {}",
+            "{}{} game {n}: {} - {}, from {}",
             G::NAME,
+            why.map(|w| format!(" ({w})")).unwrap_or_default(),
             tag("White"),
             tag("Black"),
             start.to_fen()

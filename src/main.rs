@@ -394,9 +394,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Search(args)) => with_variant!(args.variant, G => run_search::<G>(args)),
         Some(Command::Show(args)) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
-        Some(Command::Analyze(args)) => {
-            with_variant!(args.variant, G => tempo::analyze::run::<G>(args))
-        }
+        Some(Command::Analyze(args)) => tempo::analyze::variant_of(args)
+            .and_then(|(v, _)| with_variant!(v, G => tempo::analyze::run::<G>(args))),
         Some(Command::Match(args)) => with_variant!(args.variant, G => tempo::arena::run::<G>(args)),
         Some(Command::Dxp(args)) => tempo::protocol::dxp_player::run(args),
         Some(Command::Selfplay(args)) => {

@@ -393,3 +393,31 @@ fn an_input_without_end_is_refused_at_the_cap() {
     );
     assert!(t.elapsed().as_secs() < 10);
 }
+
+/// Issue 54: a game's variant comes from its `GameType` tag when `--variant` is not given, and
+/// the output says so; an unknown type is refused with a hint, and `--variant` still decides.
+#[test]
+fn the_variant_comes_from_the_game_type_tag() {
+    let russian = PdnFile::new(
+        "russian",
+        "[White \"A\"]\n[Black \"B\"]\n[GameType \"25\"]\n[Result \"*\"]\n\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 *\n",
+    );
+    let out = analyze(&["--pdn", &russian.path(), "--depth", "2"]);
+    assert!(
+        out.starts_with("russian (from the GameType tag \"25\") game 1: A - B"),
+        "{out}"
+    );
+    // Read as International, the same game fails, and says how it was read.
+    let out = tempo(&["analyze", "--pdn", &russian.path(), "--depth", "2", "-v", "international"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("game 1:"), "{err}");
+    let odd = PdnFile::new(
+        "gametype-99",
+        "[GameType \"99\"]\n[Result \"*\"]\n\n1. 32-28 *\n",
+    );
+    let out = tempo(&["analyze", "--pdn", &odd.path(), "--depth", "2"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("GameType \"99\"") && err.contains("--variant"), "{err}");
+}

@@ -382,6 +382,32 @@ pub fn game_type(v: Variant) -> Option<&'static str> {
     })
 }
 
+/// The variant a PDN `GameType` tag names (the number before the first comma; 20 is
+/// International, the type Killer, Breakthrough and Antidraughts games also carry, and 40 is
+/// Frisian, which Frysk! games also carry), or `None` for a type Tempo does not play.
+pub fn variant_of_game_type(tag: &str) -> Option<Variant> {
+    let number: u32 = tag.split(',').next()?.trim().parse().ok()?;
+    [
+        Variant::International,
+        Variant::English,
+        Variant::Italian,
+        Variant::Pool,
+        Variant::Spanish,
+        Variant::Russian,
+        Variant::Brazilian,
+        Variant::Canadian,
+        Variant::Portuguese,
+        Variant::Czech,
+        Variant::Turkish,
+        Variant::Thai,
+        Variant::Frisian,
+    ]
+    .into_iter()
+    .find(|&v| {
+        game_type(v).and_then(|t| t.split(',').next()?.parse::<u32>().ok()) == Some(number)
+    })
+}
+
 /// Today's date as PDN writes it (`YYYY.MM.DD`, UTC), from the system clock.
 pub fn pdn_date() -> String {
     let secs = std::time::SystemTime::now()
