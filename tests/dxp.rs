@@ -350,18 +350,12 @@ fn one_byte_a_second_times_out_and_the_next_game_is_played() {
 /// `TEMPO_PYDRAUGHTS_PYTHON` as `tests/pydraughts.rs` does; mandatory with
 /// `TEMPO_REQUIRE_PYDRAUGHTS=1` (`.ci/run`).
 #[test]
+#[cfg_attr(
+    not(pydraughts),
+    ignore = "needs pydraughts: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts 0.6.7"
+)]
 fn pydraughts_dxp_engine_plays_a_complete_game_against_the_follower() {
-    let python = match std::env::var("TEMPO_PYDRAUGHTS_PYTHON") {
-        Ok(p) => p,
-        Err(_) => {
-            assert!(
-                std::env::var_os("TEMPO_REQUIRE_PYDRAUGHTS").is_none(),
-                "TEMPO_REQUIRE_PYDRAUGHTS is set but TEMPO_PYDRAUGHTS_PYTHON is not"
-            );
-            eprintln!("skipped: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts installed");
-            return;
-        }
-    };
+    let python = crate::common::pydraughts_python();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/compat/dxp_game.py");
     let mut child = Command::new(&python)
         .args([script, env!("CARGO_BIN_EXE_tempo")])

@@ -713,18 +713,12 @@ fn sprt_without_a_game_count_runs_until_it_decides() {
 }
 
 #[test]
+#[cfg_attr(
+    not(pydraughts),
+    ignore = "needs pydraughts: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts 0.6.7"
+)]
 fn pydraughts_reads_the_pdn_back() {
-    let python = match std::env::var("TEMPO_PYDRAUGHTS_PYTHON") {
-        Ok(p) => p,
-        Err(_) => {
-            assert!(
-                std::env::var_os("TEMPO_REQUIRE_PYDRAUGHTS").is_none(),
-                "TEMPO_REQUIRE_PYDRAUGHTS is set but TEMPO_PYDRAUGHTS_PYTHON is not"
-            );
-            eprintln!("skipped: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts installed");
-            return;
-        }
-    };
+    let python = crate::common::pydraughts_python();
     let pdn = temp("pydraughts.pdn");
     let r = run(&[
         "--engine",

@@ -12,9 +12,9 @@
 //! Tempo's position keys too. (pydraughts' counted draw rules are its own approximations of the
 //! official ones, so Tempo's are not expected to fire at the same move.)
 //!
-//! Needs a Python with pydraughts: `TEMPO_PYDRAUGHTS_PYTHON=/path/to/venv/bin/python`. Without it
-//! the test says so and passes, unless `TEMPO_REQUIRE_PYDRAUGHTS=1` (set by `.ci/run`, which
-//! installs pydraughts), where a missing pydraughts fails it.
+//! Needs a Python with pydraughts: `TEMPO_PYDRAUGHTS_PYTHON=/path/to/venv/bin/python` when the
+//! tests are built. Without it the test is reported as ignored, unless `TEMPO_REQUIRE_PYDRAUGHTS=1`
+//! (set by `.ci/run`, which installs pydraughts), where a missing pydraughts fails it.
 
 use std::process::Command;
 use tempo::game::{Game, Outcome};
@@ -78,18 +78,12 @@ fn check_end<G: Game>(v: Variant, start: &str, moves: &str, result: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(pydraughts),
+    ignore = "needs pydraughts: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts 0.6.7"
+)]
 fn pydraughts_hub_engine_plays_complete_legal_games() {
-    let python = match std::env::var("TEMPO_PYDRAUGHTS_PYTHON") {
-        Ok(p) => p,
-        Err(_) => {
-            assert!(
-                std::env::var_os("TEMPO_REQUIRE_PYDRAUGHTS").is_none(),
-                "TEMPO_REQUIRE_PYDRAUGHTS is set but TEMPO_PYDRAUGHTS_PYTHON is not"
-            );
-            eprintln!("skipped: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts installed");
-            return;
-        }
-    };
+    let python = crate::common::pydraughts_python();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/compat/pydraughts_games.py");
     let output = Command::new(&python)
         .args([script, env!("CARGO_BIN_EXE_tempo"), "1"])

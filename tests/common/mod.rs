@@ -165,3 +165,11 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// The Python with pydraughts that the cross-checks run (`TEMPO_PYDRAUGHTS_PYTHON`). Those tests
+/// are ignored when it was not set at build time (`build.rs` sets `cfg(pydraughts)`), so reaching
+/// here without it means `TEMPO_REQUIRE_PYDRAUGHTS` asked for them: that fails.
+pub fn pydraughts_python() -> String {
+    std::env::var("TEMPO_PYDRAUGHTS_PYTHON")
+        .expect("TEMPO_REQUIRE_PYDRAUGHTS is set but TEMPO_PYDRAUGHTS_PYTHON is not")
+}
