@@ -2,8 +2,8 @@
 """Tempo and Scan 2.0 side by side: depth completed and nodes/s in 1 s a move, one thread each.
 
 For each position of a file (PDN FEN, one a line; `side_by_side_positions.txt` holds the
-International start and the ten middle games of README "Against Scan 2.0, side by side",
-`game_positions.txt` forty middle games from Tempo's games against Scan, README session 37),
+International start and the ten middle games of docs/records/search.md "Side by side with Scan 2.0",
+`game_positions.txt` forty middle games from Tempo's games against Scan 2.0 of 2026-11-28),
 Scan 2.0 searches through its first Hub protocol (`hub`, `set book false`, `init`, `pos`, `time`,
 `go`; its last `info` line counts) and then each Tempo binary runs `tempo search --movetime`
 (its last `depth` line counts), so the engines meet the machine in the same minute.
@@ -17,7 +17,7 @@ way: `tempo search --depth` to the depth shown, completed if that line's time is
 Prints one line a position and, per Tempo binary, the ratio of its nodes/s to Scan's (mean,
 median, range) and its depth minus Scan's.
 
-Scan is not part of Tempo: build it yourself from its public repository (see README) and give
+Scan is not part of Tempo: build it yourself from its public repository (see docs/match.md) and give
 its directory (with `scan` and its `data/`).
 
 usage: side_by_side.py POSITIONS SCAN_DIR TEMPO [TEMPO ...] [--ms 1000] [--completed]

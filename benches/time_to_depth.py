@@ -2,7 +2,7 @@
 """Time to depth of Tempo binaries over a set of positions, for changes that keep the search's nodes.
 
 For each position of a file (one FEN a line, or `start` for the variant's initial position;
-`side_by_side_positions.txt` holds the eleven of README "search and bench", `game_positions.txt`
+`side_by_side_positions.txt` holds the eleven of docs/records/search.md "Side by side with Scan 2.0", `game_positions.txt`
 forty from games against Scan), the first binary's `tempo search --movetime SECONDS` gives the depth
 it completes in that time (the line before a last line stopped by the clock); then every binary
 searches the position to that depth (`tempo search --depth D`), the binaries taking turns, RUNS

@@ -126,7 +126,7 @@ enum Command {
     )]
     Selfplay(tempo::selfplay::SelfplayArgs),
     /// Play International draughts over DXP (the DamExchange Protocol, TCP): as the follower
-    /// (--listen) or the initiator (--connect). See protocol.md and README "## dxp".
+    /// (--listen) or the initiator (--connect). See protocol.md and docs/dxp.md.
     Dxp(tempo::protocol::dxp_player::DxpArgs),
     /// Fit the learned evaluation (men's patterns in 4x4 regions and linear terms) to self-play
     /// data and write a weight file.
@@ -141,14 +141,14 @@ enum Command {
     /// instead. --holdout games (chosen by --seed, whole games) are kept out and their loss is
     /// printed as the fit goes, with the training loss, on standard error. The weights are written in hundredths of a man (a man
     /// near 100) to --out, in the format of src/eval/weights.rs; load them with the eval-file
-    /// option or ship them as weights/<variant>.bin (README, section train).
+    /// option or ship them as weights/<variant>.bin (docs/selfplay-and-training.md).
     #[command(
         after_help = "Example: tempo selfplay --games 20000 --depth 6 --out intl.txt\n\
                       \x20        tempo train --data intl.txt --out weights/international.bin"
     )]
     Train(tempo::train::TrainArgs),
     /// Endgame databases: build them by retrograde analysis, probe a position, verify the files.
-    /// See README "## egdb".
+    /// See docs/egdb.md.
     #[command(
         after_help = "Example: tempo egdb build --variant russian --pieces 4 --dir egdb\n\
                       \x20        tempo egdb probe --variant russian --dir egdb 'W:WK1,K2:BK32'\n\

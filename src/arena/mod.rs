@@ -117,7 +117,7 @@ pub struct MatchArgs {
     /// make fewer draws, and each is played with both colours, so the edge cancels out of the
     /// score. A difference then shows as more Elo: with 0.3 and --balance 0.8, about 1.9 times
     /// as much, so stretch --sprt's bounds by that (elo1=19 for 10); the test then needs about
-    /// 0.6 of the games (README "match", measured on one pair of engines).
+    /// 0.6 of the games (docs/match.md, measured on one pair of engines).
     #[arg(long, default_value_t = 0.0, value_name = "MEN")]
     pub imbalance: f64,
     /// Depth of the balance filter's search (1-20: each opening drawn costs one search, and

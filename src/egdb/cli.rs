@@ -192,7 +192,7 @@ pub fn default_memory() -> u64 {
 /// Bytes the builder plans for a slice of `len` indices while it solves and encodes it: two an
 /// index for the codes, and the file being written, planned as half a byte an index (the files
 /// measured hold 0.06 to 0.46 bytes a position for Frisian's five-piece slices and up to about one
-/// for the 8x8 six-piece ones, README "egdb": a plan, not a bound).
+/// for the 8x8 six-piece ones, docs/egdb.md: a plan, not a bound).
 fn solve_bytes(len: u64) -> u64 {
     len * 2 + len / 2
 }

@@ -32,7 +32,7 @@ pub const EXTENSION: &str = "egdb";
 
 /// CRC-32 (IEEE 802.3, as zlib computes it). `crc32fast` uses the carry-less multiply of the CPU
 /// where it has one: the checksum was most of the load time with a byte-at-a-time table (English to
-/// 5 pieces, README "egdb").
+/// 5 pieces, docs/records/egdb.md).
 pub fn crc32(data: &[u8]) -> u32 {
     crc32fast::hash(data)
 }

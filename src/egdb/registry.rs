@@ -106,7 +106,7 @@ fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
     // once: `tempo egdb build` writes a new file under a temporary name and renames it over the
     // old (`cli::write_atomic`), which leaves a mapped file's contents as they were; the checksum
     // is checked through the map before any probe. Editing a table file in place while an
-    // engine uses it is outside what Tempo supports (README "egdb").
+    // engine uses it is outside what Tempo supports (docs/egdb.md).
     unsafe { memmap2::Mmap::map(file) }.ok()
 }
 

@@ -277,7 +277,7 @@ const EMBEDDED: usize = 0;
 const DEFAULT: usize = usize::MAX - 1;
 
 /// Variants whose embedded weights are their default evaluation: those whose weights beat the hand
-/// evaluation by SPRT in a `tempo match` against the binary before (README, section train). A
+/// evaluation by SPRT in a `tempo match` against the binary before (docs/selfplay-and-training.md). A
 /// variant that ships weights but is not listed starts on the hand evaluation, and its embedded
 /// weights are chosen with `<learned>`.
 pub const LEARNED_BY_DEFAULT: &[&str] = &["international", "russian", "english", "brazilian", "frisian"];

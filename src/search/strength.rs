@@ -7,7 +7,7 @@
 //! A move much worse than the best is then rare but possible, as a human's oversight is; a move the
 //! search did not rank among its best few is never played, and the move is always legal and quick.
 //!
-//! The scale is anchored and calibrated by games; README ("Strength levels") gives the measured
+//! The scale is anchored and calibrated by games; docs/strength-levels.md gives the measured
 //! table and the method.
 
 use rand::Rng;
@@ -15,7 +15,7 @@ use rand::Rng;
 /// Measured levels: `(elo, skill)` pairs, where `skill` is the knob of [`Handicap::from_skill`] and
 /// `elo` the rating its games measured, anchored at full strength = 2000 ([`ELO_MAX`]). Each point
 /// is the one above it minus the Elo difference measured between the two skills in 40 games at
-/// 0.05 s a move (`tempo match`, International, random openings; README "Strength levels"). Skill 0
+/// 0.05 s a move (`tempo match`, International, random openings; docs/strength-levels.md). Skill 0
 /// scored 49 % against skill 0.2 over 60 games, so the scale starts at 0.2. Levels between two
 /// points interpolate the skill linearly.
 const CALIBRATION: &[(u32, f64)] = &[

@@ -93,7 +93,7 @@ pub struct TrainArgs {
     pub seed: u64,
     /// How the weights are fitted: `lbfgs` (full-batch L-BFGS on the exact regularised loss,
     /// `--iterations`, `--ridge`) or `adam` (minibatch steps, `--epochs`, `--lr`, `--l2`,
-    /// `--batch`; its weights lost to the hand evaluation, README section train).
+    /// `--batch`; its weights lost to the hand evaluation, docs/records/evaluation.md).
     #[arg(long, value_enum, default_value_t = Optimizer::Lbfgs)]
     pub optimizer: Optimizer,
     /// L-BFGS iterations.
