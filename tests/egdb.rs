@@ -535,7 +535,7 @@ fn verify_finds_a_wrong_value_behind_a_sound_checksum() {
     };
     let path = registry::slice_path(&dir, "russian", m);
     let bytes = tempo::egdb::file::encode("russian", &f.index, &codes);
-    // A mapped file is not rewritten in place while mapped (README "egdb").
+    // A mapped file is not rewritten in place while mapped (docs/egdb.md).
     drop(f);
     std::fs::write(&path, bytes).unwrap();
     assert!(

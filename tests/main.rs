@@ -7,6 +7,7 @@ mod reference;
 
 mod analyze;
 mod cross_check;
+mod docs;
 mod dxp;
 mod egdb;
 mod eval_file;

@@ -151,3 +151,47 @@ fn the_end_check_replays_literal_games_and_refuses_a_wrong_verdict() {
             .is_err()
     );
 }
+
+/// The README's pydraughts snippet (the `python` block after its
+/// `<!-- tested by tests/pydraughts.rs -->` marker) runs as printed, with the engine's path set to
+/// this build's binary, and prints the move Tempo chose (issue 54).
+#[test]
+#[cfg_attr(
+    not(pydraughts),
+    ignore = "needs pydraughts: set TEMPO_PYDRAUGHTS_PYTHON to a Python with pydraughts 0.6.7"
+)]
+fn the_readme_pydraughts_snippet_runs() {
+    let python = crate::common::pydraughts_python();
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let (_, after) = readme
+        .split_once("<!-- tested by tests/pydraughts.rs -->")
+        .expect("the README marks its pydraughts snippet");
+    let block = after
+        .trim_start()
+        .strip_prefix("```python\n")
+        .and_then(|b| b.split_once("\n```").map(|(code, _)| code))
+        .expect("a python block follows the marker");
+    assert!(block.lines().any(|l| l.starts_with("TEMPO = ")), "{block}");
+    let script: String = block
+        .lines()
+        .map(|l| {
+            if l.starts_with("TEMPO = ") {
+                format!("TEMPO = {:?}\n", env!("CARGO_BIN_EXE_tempo"))
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let output = Command::new(&python)
+        .args(["-c", &script])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let line = stdout.lines().find(|l| l.starts_with("Tempo plays ")).unwrap_or_else(|| panic!("{stdout}"));
+    // A legal first move of International draughts, in pydraughts' numbering (the same there).
+    let mv = line.trim_start_matches("Tempo plays ");
+    let start = <tempo::draughts::International as Game>::start();
+    assert!(start.parse_move(mv).is_ok(), "{line}");
+}

@@ -546,8 +546,8 @@ fn russian_7_2_4_to_7_2_8() {
 fn russian_7_2_7_counts_from_when_the_lone_king_stands_on_the_main_road() {
     // rules.md §3.4, 7.2.7: "draw after 10 plies (5 each) once the configuration stands". Twenty
     // plies after the ending arose the lone king steps onto the main road: the five moves start
-    // then, not at the capture that made the ending (session 16's Russian 6-piece game 40 was
-    // drawn at once by that misreading).
+    // then, not at the capture that made the ending (game 40 of the Russian 6-piece table
+    // build of 2026-11-26 was drawn at once by that misreading; docs/records/egdb.md).
     let p: Russian = pos("B:WKa3,Kc1,e3:BKh4:E20");
     let on = play(&p, "h4-f6");
     assert_eq!(on.outcome(), None, "the first ply on the road");

@@ -1,6 +1,6 @@
 //! Strength levels (`UCI_LimitStrength`/`UCI_Elo`, Hub `limit-strength`/`elo`): a handicapped
 //! engine keeps its node budget, varies its moves, always plays a legal one, and full strength is
-//! untouched. How strong each level plays is measured by games (README, "Strength levels"), not here.
+//! untouched. How strong each level plays is measured by games (docs/strength-levels.md), not here.
 
 use std::time::Duration;
 use tempo::draughts::International;

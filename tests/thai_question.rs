@@ -1,5 +1,5 @@
-//! The open question of the Thai rows of the perft table (README, "Two findings about the
-//! reference table"; `tests/perft.rs`): from `B:W21-32:B1-12` under Thai rules Tempo counts
+//! The open question of the Thai rows of the perft table (docs/perft.md, "Sources of the
+//! counts"; `tests/perft.rs`): from `B:W21-32:B1-12` under Thai rules Tempo counts
 //! 385713687 leaves at depth 12 (merged) where the table, taken from the dctl library's tests,
 //! says 385713660. The simple reference generator (`tests/reference/`, section "Thai") is run with
 //! the rules of rules.md and with dctl's reading of them ([`ThaiRules`]).
