@@ -258,10 +258,8 @@ pub fn variant_of(args: &AnalyzeArgs) -> Result<(Variant, Option<String>), Strin
     };
     let game = load_game(path, args.game as usize)?;
     match game.tag("GameType") {
-        None => Ok((
-            Variant::International,
-            Some("no GameType tag: International, PDN's default".into()),
-        )),
+        // PDN's default game type.
+        None => Ok((Variant::International, None)),
         Some(t) => crate::arena::variant_of_game_type(t)
             .map(|v| (v, Some(format!("from the GameType tag {t:?}"))))
             .ok_or_else(|| {

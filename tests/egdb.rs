@@ -200,7 +200,7 @@ fn international_agrees_with_the_simple_solver_to_2_pieces() {
 }
 
 #[test]
-#[ignore = "about a minute: cargo test --release --test egdb -- --ignored"]
+#[ignore = "about a minute: cargo test --release --test integration egdb:: -- --ignored"]
 fn international_agrees_with_the_simple_solver_to_3_pieces() {
     let (_, t) = built::<InternationalRules>("in3", 3);
     agree::<InternationalRules>(RefVariant::International, &t, 3);
@@ -372,7 +372,7 @@ fn three_kings_against_one<R: Rules>(t: &Tables) -> [(usize, usize); 3] {
 /// 3-kings-against-1 situation could be a victory, if the owner of the 3 kings possesses the big
 /// diagonal line"). Needs the 4-piece tables.
 #[test]
-#[ignore = "builds the Russian 4-piece tables (about 20 s): cargo test --release --test egdb -- --ignored"]
+#[ignore = "builds the Russian 4-piece tables (about 20 s): cargo test --release --test integration egdb:: -- --ignored"]
 fn russian_three_kings_against_one() {
     let (_, t) = built::<RussianRules>("ru4", 4);
     let [(sw, s), (bw, b), (ww, w)] = three_kings_against_one::<RussianRules>(&t);
@@ -393,7 +393,7 @@ fn russian_three_kings_against_one() {
 /// chapter 3, N. Smeitink; the boardgamegeek mini course above: a draw "unless you are successful
 /// with applying some dirty tricks").
 #[test]
-#[ignore = "builds the International 4-piece tables (minutes): cargo test --release --test egdb -- --ignored"]
+#[ignore = "builds the International 4-piece tables (minutes): cargo test --release --test integration egdb:: -- --ignored"]
 fn international_lone_king_on_the_long_diagonal_draws_against_three() {
     let (_, t) = built::<InternationalRules>("in4", 4);
     let [(sw, s), (bw, b), (ww, w)] = three_kings_against_one::<InternationalRules>(&t);

@@ -7,7 +7,7 @@
 //! The default run sends 5,000 lines per dialect (under a second each here). The long form (100,000 lines each):
 //!
 //! ```sh
-//! cargo test --release --test hostile -- --ignored --nocapture
+//! cargo test --release --test integration hostile:: -- --ignored --nocapture
 //! ```
 //!
 //! `TEMPO_HOSTILE_LINES=<n>` sets the count of the default run, `TEMPO_HOSTILE_SEED=<n>` its seed.

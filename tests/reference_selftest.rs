@@ -156,7 +156,7 @@ fn perft_pool_deep() {
     check_perft(RefVariant::Pool, 9..=10);
 }
 
-// Very deep checks, minutes each; run with `cargo test --test reference_selftest -- --ignored`.
+// Very deep checks, minutes each; run with `cargo test --test integration reference_selftest:: -- --ignored`.
 
 #[test]
 #[ignore = "very slow: International d10, ~3 min"]
@@ -1216,7 +1216,7 @@ fn print_armenian(depths: std::ops::RangeInclusive<u32>) {
 }
 
 /// Armenian has no published perft: print d1..d5 (merged, kept, every path) for comparison with
-/// the engine (`cargo test --test reference_selftest armenian_perft -- --nocapture`); ~5 s.
+/// the engine (`cargo test --test integration reference_selftest::armenian_perft -- --nocapture`); ~5 s.
 #[test]
 fn armenian_perft_print() {
     print_armenian(1..=5);

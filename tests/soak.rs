@@ -20,7 +20,7 @@
 //! `TEMPO_SOAK_GAMES` for another count):
 //!
 //! ```sh
-//! TEMPO_PYDRAUGHTS_PYTHON=/tmp/pyd/bin/python cargo test --release --test soak -- --ignored --nocapture
+//! TEMPO_PYDRAUGHTS_PYTHON=/tmp/pyd/bin/python cargo test --release --test integration soak:: -- --ignored --nocapture
 //! ```
 
 use crate::common;
