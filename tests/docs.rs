@@ -82,12 +82,21 @@ fn link_targets(line: &str) -> Vec<String> {
         out.push(target.trim_matches(|c| c == '<' || c == '>').to_string());
         i = end.min(bytes.len());
     }
+    // A reference definition: `[label]: target` indented at most three spaces, the target
+    // alone or followed by a title in quotes or brackets.
+    let indent = plain.len() - plain.trim_start().len();
     let t = plain.trim_start();
-    if t.starts_with('[')
+    if indent <= 3
+        && t.starts_with('[')
         && let Some((label, rest)) = t.split_once("]:")
         && !label.contains(']')
     {
-        if let Some(target) = rest.split_whitespace().next() {
+        let mut words = rest.split_whitespace();
+        if let Some(target) = words.next()
+            && words
+                .next()
+                .is_none_or(|w| w.starts_with('"') || w.starts_with('\'') || w.starts_with('('))
+        {
             out.push(target.to_string());
         }
     }
@@ -181,6 +190,7 @@ fn the_link_checker_sees_what_it_should() {
     assert_eq!(link_targets("see [a](docs/x.md#y) and [b](<c d.md>)"), ["docs/x.md#y", "c"]);
     assert!(link_targets("code `[a](b)` only").is_empty());
     assert_eq!(link_targets("[ref]: docs/a.md \"title\""), ["docs/a.md"]);
+    assert!(link_targets("   [`X`, dirs `w e`]: A holds any piece").is_empty());
     assert_eq!(slug("2.9 Example session"), "29-example-session");
     assert_eq!(anchors("# A\n## A\n```\n# not\n```\n"), ["a", "a-1"]);
 }

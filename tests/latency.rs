@@ -2,7 +2,7 @@
 //! from the moment the line is written to the moment the answer is read. Alone in its own test
 //! binary so that no other test's search competes for the cores.
 
-use crate::common;
+mod common;
 
 use common::{Engine, PROMPT};
 use std::time::Duration;

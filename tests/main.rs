@@ -1,5 +1,7 @@
 //! Every integration test in one crate, so that they compile and link once (one binary instead of
-//! one per file). Run one file's tests with `cargo test --test integration <file>::`.
+//! one per file). Run one file's tests with `cargo test --test integration <file>::`. The latency
+//! test stays a binary of its own (`tests/latency.rs`), so that no other test's search competes
+//! with the engine it times.
 
 mod common;
 mod fuzz_checks;
@@ -16,7 +18,6 @@ mod fuzz_regressions;
 mod games;
 mod hostile;
 mod hub;
-mod latency;
 mod r#match;
 mod muchado;
 mod notation;
