@@ -714,7 +714,7 @@ pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
         .expect("a file just encoded decodes");
     SliceTable {
         index,
-        codes: f.decode_all(),
+        codes: f.decode_all().expect("a file just encoded decodes"),
     }
 }
 
