@@ -236,3 +236,27 @@ fn nonsense_settings_are_refused() {
     assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 53 item 1: only the output is checked against the inputs: the starting weights may also
+/// be compared, and a file of data given twice is read twice, as before.
+#[test]
+fn inputs_may_share_a_file() {
+    let dir = temp_dir("shared");
+    let games = data(&dir);
+    let w = dir.join("w.bin");
+    let (ok, err) = train(&["--data", &s(&games), "--out", &s(&w)]);
+    assert!(ok, "{err}");
+    let (ok, err) = train(&[
+        "--data",
+        &s(&games),
+        &s(&games),
+        "--init",
+        &s(&w),
+        "--compare",
+        &s(&w),
+        "--out",
+        &s(&dir.join("w2.bin")),
+    ]);
+    assert!(ok, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

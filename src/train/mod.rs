@@ -915,11 +915,14 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     if let Some(out) = &args.out {
         // The output replaces its file only after the fit: one of the inputs under another name
         // would be destroyed, and an output that cannot be written would be found only then.
-        let mut files = vec![("--out", out.as_path())];
-        files.extend(args.data.iter().map(|p| ("--data", p.as_path())));
-        files.extend(args.init.iter().map(|p| ("--init", p.as_path())));
-        files.extend(args.compare.iter().map(|p| ("--compare", p.as_path())));
-        crate::fsutil::check_distinct(&files)?;
+        // Inputs may share a file among themselves (the start also compared); only the output
+        // must be none of them.
+        let inputs = (args.data.iter().map(|p| ("--data", p)))
+            .chain(args.init.iter().map(|p| ("--init", p)))
+            .chain(args.compare.iter().map(|p| ("--compare", p)));
+        for (option, input) in inputs {
+            crate::fsutil::check_distinct(&[("--out", out), (option, input)])?;
+        }
         crate::fsutil::check_writable(out).map_err(|e| format!("--out: {e}"))?;
     }
     let clock = Instant::now();
