@@ -499,6 +499,8 @@ pub fn verify_all<R: Rules>(
         // generation each, most of the time in Frisian). Later slices read this one only where
         // it decides (`solve` resolves captures itself), so the values left in place are safe.
         let mut words = vec![0u64; usize::try_from(len.div_ceil(64)).unwrap_or(0)];
+        // No more threads than blocks: a thread without work would only cost its start.
+        let threads = threads.min(usize::try_from(len.div_ceil(block as u64)).unwrap_or(usize::MAX));
         // A slice a successor lies in that is not there: its file is missing (`find` refuses
         // files that are there but unreadable). Its positions would be skipped, and a sound slice
         // blamed for the values they change.
