@@ -1,7 +1,8 @@
 //! Tempo: a draughts engine for the whole checkers family.
 //!
 //! The crate is layered so that rules never depend on search or protocol code:
-//! - [`bits`]: bit sets over board squares;
+//! - [`bits`]: bit sets over board squares; [`fsutil`]: reading only regular files, with a bound,
+//!   and writing whole-or-nothing;
 //! - [`game`]: the [`game::Game`] trait every component is written against, moves lists, errors;
 //! - [`draughts`]: the square-board family, one generator compiled per variant from its rules;
 //! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
@@ -29,6 +30,7 @@ pub mod draughts;
 pub mod egdb;
 pub mod engine;
 pub mod eval;
+pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod meminfo;

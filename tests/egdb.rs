@@ -518,7 +518,7 @@ fn verify_finds_a_wrong_value_behind_a_sound_checksum() {
     };
     let f = registry::read_slice::<RussianRules>(&dir, m).unwrap();
     assert!(f.is_mapped(), "a table file is mapped, not read");
-    let mut codes = f.decode_all();
+    let mut codes = f.decode_all().unwrap();
     // The first index that names a position without a pending capture (those are checked).
     let (i, pos) = (0..f.index.len())
         .find_map(|i| {
@@ -1108,4 +1108,243 @@ fn a_build_reading_packed_slices_writes_the_same_files() {
     assert_eq!(files, Material::all_up_to(4).len());
     let _ = std::fs::remove_dir_all(&roomy);
     let _ = std::fs::remove_dir_all(&tight);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files that are missing, special or crafted
+// ---------------------------------------------------------------------------------------------
+
+/// Runs `tempo ARGS`, killing it and failing after `secs` seconds (a blocked `open` would hang
+/// the test otherwise); returns its exit success and standard error.
+fn tempo_within(args: &[&str], secs: u64) -> (bool, String) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed().as_secs() >= secs {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("tempo {args:?} still running after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    (status.success(), err)
+}
+
+/// A copy of `dir`'s tables of `variant` in a fresh directory.
+fn copy_tables(dir: &Path, variant: &str, tag: &str) -> PathBuf {
+    let copy = temp_dir(tag);
+    std::fs::create_dir_all(copy.join(variant)).unwrap();
+    for f in std::fs::read_dir(dir.join(variant)).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, copy.join(variant).join(f.file_name().unwrap())).unwrap();
+    }
+    copy
+}
+
+const KK: Material = Material {
+    wm: 0,
+    wk: 1,
+    bm: 0,
+    bk: 1,
+};
+
+/// Issue 53 item 3: a table file that is a FIFO is refused at once, never opened for a blocking
+/// read: Hub answers `ping` and UCI `isready` after an error naming the file, and `egdb probe`,
+/// `search --egdb` and `egdb build` exit with an error.
+#[test]
+fn a_fifo_table_file_is_refused_at_once() {
+    let (dir, _) = built::<EnglishRules>("fifo-src", 2);
+    let bad = copy_tables(&dir, "english", "fifo");
+    let path = registry::slice_path(&bad, "english", KK);
+    std::fs::remove_file(&path).unwrap();
+    let Ok(made) = std::process::Command::new("mkfifo").arg(&path).status() else {
+        return;
+    };
+    assert!(made.success());
+    let quick = std::time::Duration::from_secs(5);
+    let mut e = common::Engine::start(&["hub"]);
+    e.send("set-param name=variant value=english");
+    e.send(&format!("set-param name=egdb-dir value={}", bad.display()));
+    e.send("ping");
+    let (_, line, _) = e.until_at(quick, |l| l.starts_with("error"));
+    assert!(line.contains("0101") && line.contains("FIFO"), "{line}");
+    e.until_at(quick, |l| l == "pong");
+    e.send("quit");
+    assert_eq!(e.wait_exit(quick).0, Some(0));
+    let mut e = common::Engine::start(&["uci"]);
+    e.send("setoption name UCI_Variant value english");
+    e.send(&format!("setoption name EGDB_Path value {}", bad.display()));
+    e.send("isready");
+    let (_, line, _) = e.until_at(quick, |l| l.starts_with("info string error"));
+    assert!(line.contains("0101") && line.contains("FIFO"), "{line}");
+    e.until_at(quick, |l| l == "readyok");
+    e.send("quit");
+    assert_eq!(e.wait_exit(quick).0, Some(0));
+    let d = bad.display().to_string();
+    for args in [
+        vec!["egdb", "probe", "-v", "english", "--dir", &d, "W:WK1:BK32"],
+        vec![
+            "search",
+            "-v",
+            "english",
+            "--fen",
+            "W:WK1:BK32",
+            "--depth",
+            "2",
+            "--egdb",
+            &d,
+        ],
+        vec![
+            "egdb", "build", "-v", "english", "-p", "2", "--dir", &d, "-t", "1",
+        ],
+        vec![
+            "egdb", "verify", "-v", "english", "-p", "2", "--dir", &d, "-t", "1",
+        ],
+    ] {
+        let (ok, err) = tempo_within(&args, 20);
+        assert!(!ok, "{args:?}: {err}");
+        assert!(err.contains("0101") && err.contains("FIFO"), "{args:?}: {err}");
+    }
+}
+
+/// Issue 53 item 7: a missing slice file is named: `verify` no longer blames a sound slice whose
+/// successors lie in it, `probe` and the loaders say which file keeps the tables from covering
+/// more pieces, and a file that is a link to itself is an error naming it.
+#[test]
+fn a_missing_slice_file_is_named() {
+    let (dir, _) = built::<RussianRules>("missing-src", 3);
+    let bad = copy_tables(&dir, "russian", "missing");
+    let path = registry::slice_path(&bad, "russian", KK);
+    std::fs::remove_file(&path).unwrap();
+    let err = verify_all::<RussianRules>(&bad, 3, 2, None, &mut |_| {}).unwrap_err();
+    assert!(
+        err.contains("0101.egdb") && err.contains("missing") && !err.contains("disagree"),
+        "{err}"
+    );
+    let t = registry::load::<RussianRules>(&bad, 3).unwrap();
+    assert_eq!(t.pieces, 0);
+    assert!(
+        t.why_not_more().contains("0101.egdb is missing"),
+        "{}",
+        t.why_not_more()
+    );
+    let d = bad.display().to_string();
+    let (ok, err) = tempo_within(
+        &["egdb", "probe", "-v", "russian", "--dir", &d, "W:WK1,K2:BK32"],
+        20,
+    );
+    assert!(!ok && err.contains("0101.egdb is missing"), "{err}");
+    // The engine says why the tables are off.
+    let mut e = common::Engine::start(&["hub"]);
+    e.send("set-param name=variant value=russian");
+    e.send(&format!("set-param name=egdb-dir value={d}"));
+    let (line, _) = e.until("error");
+    assert!(
+        line.contains("0101.egdb is missing") && line.contains("off"),
+        "{line}"
+    );
+    e.send("quit");
+    // A link to itself is there but cannot be read: an error naming it.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&path, &path).unwrap();
+        let err = registry::load::<RussianRules>(&bad, 3)
+            .err()
+            .expect("a link loop is refused");
+        assert!(err.contains("0101.egdb"), "{err}");
+        let err = verify_all::<RussianRules>(&bad, 3, 2, None, &mut |_| {}).unwrap_err();
+        assert!(err.contains("0101.egdb") && !err.contains("disagree"), "{err}");
+    }
+}
+
+/// Issue 53 item 7: a block whose tag was changed from runs to raw, with the checksum recomputed,
+/// is an error of `verify` and of decoding, not a panic (index out of bounds in `decode_all`).
+#[test]
+fn a_crafted_block_is_an_error_not_a_panic() {
+    let (dir, _) = built::<RussianRules>("crafted-src", 3);
+    let bad = copy_tables(&dir, "russian", "crafted");
+    let name = "russian";
+    // Header: magic 8, name length 1 + name, material 4, indices 8, width 1, block size 4,
+    // block count 4, largest code 2; then the block offsets and the payload.
+    let n = name.len();
+    let mut crafted = None;
+    for m in Material::all_up_to(3) {
+        let path = registry::slice_path(&bad, name, m);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let width = usize::from(bytes[21 + n]);
+        let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap()) as usize;
+        let blocks = u32_at(&bytes, 26 + n);
+        let offsets = 32 + n;
+        let payload = offsets + 4 * (blocks + 1);
+        // A whole block (not the last) stored as runs, shorter than its raw codes.
+        let Some(b) = (0..blocks.saturating_sub(1)).find(|&b| {
+            let (lo, hi) = (
+                u32_at(&bytes, offsets + 4 * b),
+                u32_at(&bytes, offsets + 4 * b + 4),
+            );
+            bytes[payload + lo] == 1 && hi - lo < 1 + 1024 * width
+        }) else {
+            continue;
+        };
+        let lo = u32_at(&bytes, offsets + 4 * b);
+        bytes[payload + lo] = 0;
+        let body = bytes.len() - 4;
+        let crc = tempo::egdb::file::crc32(&bytes[..body]);
+        bytes[body..].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        crafted = Some(m);
+        break;
+    }
+    let m = crafted.expect("a slice with a block stored as runs");
+    let f = registry::read_slice::<RussianRules>(&bad, m).expect("the checksum is sound");
+    assert!(f.decode_all().is_err());
+    drop(f);
+    let err = verify_all::<RussianRules>(&bad, 3, 2, None, &mut |_| {}).unwrap_err();
+    assert!(err.contains(&m.name()) && err.contains("block"), "{err}");
+}
+
+/// Issue 53 item 10: `egdb build --threads` is capped as `selfplay --threads` is, and `egdb
+/// sample --value` takes only the values it knows, naming them.
+#[test]
+fn egdb_settings_out_of_range_are_refused() {
+    let dir = temp_dir("settings");
+    let d = dir.display().to_string();
+    let (ok, err) = tempo_within(
+        &[
+            "egdb",
+            "build",
+            "-v",
+            "english",
+            "-p",
+            "2",
+            "--dir",
+            &d,
+            "--threads",
+            "100000",
+        ],
+        20,
+    );
+    assert!(!ok && err.contains("--threads") && err.contains("1024"), "{err}");
+    let (ok, err) = tempo_within(
+        &[
+            "egdb", "sample", "-v", "english", "-p", "2", "--dir", &d, "--value", "bogus",
+        ],
+        20,
+    );
+    assert!(
+        !ok && err.contains("bogus") && err.contains("win") && err.contains("loss"),
+        "{err}"
+    );
 }

@@ -116,3 +116,43 @@ fn uci_evalfile_loads_refuses_and_restores() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A FIFO at `dir/name` (made with the system's `mkfifo`), or `None` where there is none.
+fn fifo(dir: &std::path::Path, name: &str) -> Option<String> {
+    let path = dir.join(name);
+    let made = std::process::Command::new("mkfifo").arg(&path).status().ok()?;
+    made.success().then(|| path.display().to_string())
+}
+
+/// Issue 53 items 3 and 6: a FIFO, /dev/zero or a directory given as the weight file is refused
+/// at once with an error line, and the engine answers the next `ping` / `isready` promptly (a FIFO
+/// used to block the protocol thread in `open` for good, /dev/zero to fill the memory).
+#[test]
+fn special_files_as_eval_file_are_refused_at_once() {
+    let (_, _, dir) = weight_files("fifo");
+    let Some(pipe) = fifo(&dir, "pipe") else {
+        return;
+    };
+    let quick = std::time::Duration::from_secs(5);
+    let mut e = Engine::start(&["hub"]);
+    for file in [pipe.as_str(), "/dev/zero", &dir.display().to_string()] {
+        e.send(&format!("set-param name=eval-file value={file}"));
+        e.send("ping");
+        let (_, err, _) = e.until_at(quick, |l| l.starts_with("error"));
+        assert!(err.contains("not a regular file"), "{file}: {err}");
+        e.until_at(quick, |l| l == "pong");
+    }
+    e.send("quit");
+    assert_eq!(e.wait_exit(quick).0, Some(0));
+    let mut e = Engine::start(&["uci"]);
+    for file in [pipe.as_str(), "/dev/zero"] {
+        e.send(&format!("setoption name EvalFile value {file}"));
+        e.send("isready");
+        let (_, err, _) = e.until_at(quick, |l| l.starts_with("info string error"));
+        assert!(err.contains("not a regular file"), "{file}: {err}");
+        e.until_at(quick, |l| l == "readyok");
+    }
+    e.send("quit");
+    assert_eq!(e.wait_exit(quick).0, Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}

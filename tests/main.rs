@@ -35,4 +35,5 @@ mod soak;
 mod strength;
 mod thai_question;
 mod thread_failure;
+mod train;
 mod uci;

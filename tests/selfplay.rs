@@ -320,3 +320,58 @@ fn progress_goes_to_standard_error() {
         "{stderr}"
     );
 }
+
+/// Issue 53 item 10: a closing line whose game number was edited (too large for a number, out of
+/// range, negative) is refused with the line's number, instead of being taken for a comment and
+/// its game played a second time; the file is left as it was.
+#[test]
+fn an_edited_game_line_is_refused() {
+    let args = ["-v", "english", "--depth", "2", "--seed", "3", "--games", "2"];
+    let f = TempFile::new("edited");
+    selfplay(&f, &args);
+    let good = f.read();
+    let last = good
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("# game "))
+        .unwrap()
+        .to_string();
+    let path = f.path();
+    for number in ["99999999999999999999", "1000000000", "-5", "x"] {
+        let k = last.split_whitespace().nth(2).unwrap();
+        let edited = good.replace(
+            &last,
+            &last.replacen(&format!("# game {k} "), &format!("# game {number} "), 1),
+        );
+        assert_ne!(edited, good);
+        std::fs::write(&f.0, &edited).unwrap();
+        let o = tempo(&[&["selfplay", "--quiet", "--out", &path][..], &args[..]].concat());
+        assert!(!o.status.success(), "{number}: resumed");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains("bad game line") && stderr.contains(number),
+            "{number}: {stderr}"
+        );
+        assert_eq!(f.read(), edited, "{number}: the file was changed");
+    }
+}
+
+/// Issue 53 item 6: an --out that is a device (/dev/zero would be read without end) or a
+/// directory is refused with a message, and a file with a line without end is refused at the
+/// line's bound.
+#[test]
+fn special_outputs_are_refused() {
+    for out in ["/dev/zero", "/tmp"] {
+        let o = tempo(&["selfplay", "-v", "english", "--games", "1", "--out", out]);
+        assert!(!o.status.success(), "{out}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains("not a regular file"), "{out}: {stderr}");
+    }
+    let f = TempFile::new("long-line");
+    std::fs::write(&f.0, vec![b'#'; 1 << 20]).unwrap();
+    let path = f.path();
+    let o = tempo(&["selfplay", "-v", "english", "--games", "1", "--out", &path]);
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("longer than"), "{stderr}");
+}

@@ -220,44 +220,18 @@ fn parse_random_plies(s: &str) -> Result<usize, String> {
     count_in(s, 0, MAX_RANDOM_PLIES)
 }
 
-/// A path made comparable with another: canonical when it exists, else its directory's canonical
-/// path joined with its name (a file that is still to be created).
-fn comparable(path: &std::path::Path) -> PathBuf {
-    if let Ok(p) = path.canonicalize() {
-        return p;
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    match (dir.canonicalize(), path.file_name()) {
-        (Ok(d), Some(name)) => d.join(name),
-        _ => path.to_path_buf(),
-    }
-}
-
 /// Refuses an output file (`--pdn`, `--log`) that is an input or another output: the openings
 /// would be overwritten before they are read, or two writers would share one file.
 fn check_distinct_files(args: &MatchArgs) -> Result<(), String> {
-    let files: Vec<(&str, &PathBuf)> = [
+    let files: Vec<(&str, &std::path::Path)> = [
         ("--openings", args.openings.as_ref()),
         ("--pdn", args.pdn.as_ref()),
         ("--log", args.log.as_ref()),
     ]
     .into_iter()
-    .filter_map(|(n, p)| p.map(|p| (n, p)))
+    .filter_map(|(n, p)| p.map(|p| (n, p.as_path())))
     .collect();
-    for (i, (a, pa)) in files.iter().enumerate() {
-        for (b, pb) in &files[i + 1..] {
-            if comparable(pa) == comparable(pb) {
-                return Err(format!(
-                    "{a} and {b} name the same file ({}): give the output another name",
-                    pb.display()
-                ));
-            }
-        }
-    }
-    Ok(())
+    crate::fsutil::check_distinct(&files)
 }
 
 /// The game with index `k` (from 0) of the schedule: round by round, in each round every pairing

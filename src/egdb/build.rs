@@ -78,14 +78,15 @@ pub struct BuildStats {
 }
 
 /// Runs `f(start, end)` on consecutive ranges of `0..len` of [`CHUNK`] indices, on `threads`
-/// threads.
+/// threads (no more than there are ranges: a thread without a range would only cost its start,
+/// which with hundreds of threads was most of a small build).
 fn par_ranges<F>(len: usize, threads: usize, f: F)
 where
     F: Fn(usize, usize) + Sync,
 {
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads.min(len.div_ceil(CHUNK)).max(1) {
             s.spawn(|| {
                 loop {
                     let start = next.fetch_add(CHUNK, Ordering::Relaxed);
@@ -714,7 +715,7 @@ pub fn mirror_slice<R: Rules>(twin: &SliceTable, m: Material) -> SliceTable {
         .expect("a file just encoded decodes");
     SliceTable {
         index,
-        codes: f.decode_all(),
+        codes: f.decode_all().expect("a file just encoded decodes"),
     }
 }
 

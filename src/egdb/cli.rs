@@ -7,6 +7,7 @@ use super::registry::{self, Tables, read_slice, slice_path};
 use super::{Code, Source, Value, best_move, parent_code, preference, solve, supports};
 use crate::draughts::Draughts;
 use crate::draughts::rules::Rules;
+use crate::fsutil::write_atomic;
 use crate::game::{Game, MoveList, MoveStyle};
 use crate::variant::Variant;
 use std::io::Write;
@@ -80,7 +81,7 @@ pub struct SampleArgs {
     #[arg(long, default_value_t = 20)]
     pub count: usize,
     /// `win` (the side to move wins in at least --min-plies), `draw`, or `loss`.
-    #[arg(long, default_value = "win")]
+    #[arg(long, default_value = "win", value_parser = ["win", "draw", "loss"])]
     pub value: String,
     /// Shortest win kept, in plies.
     #[arg(long, default_value_t = 15)]
@@ -88,6 +89,20 @@ pub struct SampleArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// The most threads `egdb build` and `egdb verify` start: each takes a block of work at a time,
+/// and far more threads than cores only cost their start (100,000 took minutes).
+pub const MAX_THREADS: usize = 1024;
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => {
+            let shown: String = text.chars().take(80).collect();
+            Err(format!("{shown:?} is not a whole number from 1 to {MAX_THREADS}"))
+        }
+    }
 }
 
 fn default_threads() -> usize {
@@ -107,8 +122,8 @@ pub struct BuildArgs {
     /// Directory of the tables (files go to `DIR/<variant>/`).
     #[arg(long, default_value = "egdb")]
     pub dir: PathBuf,
-    /// Threads (default: all cores).
-    #[arg(long, short)]
+    /// Threads (default: all cores; at most 1024, as `tempo selfplay`).
+    #[arg(long, short, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Build only this slice (four digits: White men, White kings, Black men, Black kings, e.g.
     /// 0201); the slices it converts into must be built already.
@@ -151,8 +166,8 @@ pub struct VerifyArgs {
     /// Most pieces to verify.
     #[arg(long, short, default_value_t = 8)]
     pub pieces: u32,
-    /// Threads (default: all cores).
-    #[arg(long, short)]
+    /// Threads (default: all cores; at most 1024, as `tempo selfplay`).
+    #[arg(long, short, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Verify only this slice (four digits, as `build --slice`), reading the slices it converts
     /// into: a long verification split into jobs, or spread over sessions.
@@ -246,7 +261,7 @@ fn prepare<R: Rules>(
         built.remove(x);
         let f = read_slice::<R>(dir, x)?;
         if fits {
-            let codes = f.decode_all();
+            let codes = decode_named::<R>(&f, dir, x)?;
             built.insert(super::build::SliceTable {
                 index: f.index.clone(),
                 codes,
@@ -296,7 +311,7 @@ pub fn build_all<R: Rules>(
                         log(&format!("slice {m}: kept ({} bytes, checksum sound)", f.bytes()));
                     }
                     if m.total() < top {
-                        let codes = f.decode_all();
+                        let codes = decode_named::<R>(&f, dir, m)?;
                         built.insert(super::build::SliceTable {
                             index: f.index.clone(),
                             codes,
@@ -332,7 +347,7 @@ pub fn build_all<R: Rules>(
             lines.push(line);
             if m.total() < top {
                 let f = file::SliceFile::decode(R::ENDGAME, SliceIndex::new::<R>(m), bytes)?;
-                let codes = f.decode_all();
+                let codes = decode_named::<R>(&f, dir, m)?;
                 built.insert(super::build::SliceTable {
                     index: f.index,
                     codes,
@@ -366,12 +381,11 @@ pub fn build_all<R: Rules>(
     Ok(lines)
 }
 
-/// Writes a file whole or not at all (a temporary file renamed), so that an interrupted build
-/// leaves no half-written slice.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+/// Every code of slice `m`'s file `f` in `dir`, or an error naming the file (a block that does
+/// not decode behind a sound checksum).
+fn decode_named<R: Rules>(f: &file::SliceFile, dir: &Path, m: Material) -> Result<Vec<Code>, String> {
+    f.decode_all()
+        .map_err(|e| format!("{}: {e}", slice_path(dir, R::ENDGAME, m).display()))
 }
 
 fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
@@ -399,10 +413,11 @@ fn probe<R: Rules>(a: &ProbeArgs) -> Result<(), String> {
     let n = Material::of(&pos).total();
     if n > tables.pieces {
         return Err(format!(
-            "{} pieces, but the tables in {} cover {} pieces",
+            "{} pieces, but the tables in {} cover {} pieces{}",
             n,
             a.dir.display(),
-            tables.pieces
+            tables.pieces,
+            tables.why_not_more()
         ));
     }
     let code = solve::<R, Tables>(&tables, &pos).ok_or("a slice is missing")?;
@@ -458,7 +473,7 @@ pub fn verify_all<R: Rules>(
             // loaded here (its promotions are read below, as `build` reads them).
             if m.total() < top {
                 let f = read_slice::<R>(dir, m)?;
-                let codes = f.decode_all();
+                let codes = decode_named::<R>(&f, dir, m)?;
                 decoded.insert(super::build::SliceTable {
                     index: f.index.clone(),
                     codes,
@@ -471,7 +486,7 @@ pub fn verify_all<R: Rules>(
             prepare(&mut decoded, dir, m, false, memory)?;
         }
         let f = read_slice::<R>(dir, m)?;
-        let mut codes = f.decode_all();
+        let mut codes = decode_named::<R>(&f, dir, m)?;
         let index = f.index.clone();
         drop(f);
         let len = index.len();
@@ -484,6 +499,19 @@ pub fn verify_all<R: Rules>(
         // generation each, most of the time in Frisian). Later slices read this one only where
         // it decides (`solve` resolves captures itself), so the values left in place are safe.
         let mut words = vec![0u64; usize::try_from(len.div_ceil(64)).unwrap_or(0)];
+        // No more threads than blocks: a thread without work would only cost its start.
+        let threads = threads.min(usize::try_from(len.div_ceil(block as u64)).unwrap_or(usize::MAX));
+        // A slice a successor lies in that is not there: its file is missing (`find` refuses
+        // files that are there but unreadable). Its positions would be skipped, and a sound slice
+        // blamed for the values they change.
+        let absent = std::sync::Mutex::new(None::<Material>);
+        let note_absent = |n: &Noting<'_, R>| {
+            if let Some(x) = n.missing.get()
+                && let Ok(mut a) = absent.lock()
+            {
+                a.get_or_insert(x);
+            }
+        };
         {
             let source = &decoded;
             let index = &index;
@@ -497,6 +525,7 @@ pub fn verify_all<R: Rules>(
             std::thread::scope(|s| {
                 for _ in 0..threads.max(1) {
                     s.spawn(|| {
+                        let source = &Noting::new(source);
                         loop {
                             let item = work.lock().map(|mut w| w.pop()).ok().flatten();
                             let Some((b, (codes, words))) = item else { break };
@@ -510,10 +539,11 @@ pub fn verify_all<R: Rules>(
                                 if decided(&pos) {
                                     words[j / 64] |= 1 << (j % 64);
                                 } else {
-                                    *code = solve::<R, Built<R>>(source, &pos).unwrap_or(super::LOST_NOW);
+                                    *code = solve::<R, Noting<R>>(source, &pos).unwrap_or(super::LOST_NOW);
                                 }
                             }
                         }
+                        note_absent(source);
                     });
                 }
             });
@@ -529,6 +559,7 @@ pub fn verify_all<R: Rules>(
         std::thread::scope(|s| {
             for _ in 0..threads.max(1) {
                 s.spawn(|| {
+                    let source = &Noting::new(source);
                     let mut moves = MoveList::new();
                     let mut local = 0u64;
                     loop {
@@ -553,7 +584,7 @@ pub fn verify_all<R: Rules>(
                                 // A quiet move that does not promote stays in the slice,
                                 // where every position's value is in the array now.
                                 let c = if mv.promotes {
-                                    solve::<R, Built<R>>(source, &child)
+                                    solve::<R, Noting<R>>(source, &child)
                                 } else {
                                     table.codes.get(table.index.index(&child) as usize).copied()
                                 };
@@ -578,9 +609,16 @@ pub fn verify_all<R: Rules>(
                         }
                     }
                     checked.fetch_add(local, Ordering::Relaxed);
+                    note_absent(source);
                 });
             }
         });
+        if let Some(x) = absent.into_inner().ok().flatten() {
+            return Err(format!(
+                "slice {m} cannot be checked: it leads to slice {x}, whose file {} is missing",
+                registry::slice_path(dir, R::ENDGAME, x).display()
+            ));
+        }
         let bad = bad.into_inner().unwrap_or_default();
         if !bad.is_empty() {
             return Err(format!(
@@ -597,6 +635,32 @@ pub fn verify_all<R: Rules>(
         ));
     }
     Ok(total)
+}
+
+/// The tables a check reads, noting the slice of a position they do not hold.
+struct Noting<'a, R: Rules> {
+    src: &'a Built<R>,
+    missing: std::cell::Cell<Option<Material>>,
+}
+
+impl<'a, R: Rules> Noting<'a, R> {
+    fn new(src: &'a Built<R>) -> Self {
+        Noting {
+            src,
+            missing: std::cell::Cell::new(None),
+        }
+    }
+}
+
+impl<R: Rules> Source<R> for Noting<'_, R> {
+    #[inline]
+    fn lookup(&self, pos: &Draughts<R>) -> Option<Code> {
+        let c = self.src.lookup(pos);
+        if c.is_none() && self.missing.get().is_none() {
+            self.missing.set(Some(Material::of(pos)));
+        }
+        c
+    }
 }
 
 fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {

@@ -360,16 +360,26 @@ impl SliceFile {
     }
 
     /// Every code of the slice, in index order.
-    pub fn decode_all(&self) -> Vec<Code> {
+    ///
+    /// # Errors
+    /// A block shorter than its codes or holding runs that do not add up to them (a file crafted
+    /// or damaged with its checksum recomputed): a message naming the block.
+    pub fn decode_all(&self) -> Result<Vec<Code>, String> {
         let len = self.index.len() as usize;
         let mut out = Vec::with_capacity(len);
+        let bad = |b: usize, why: &str| Err(format!("block {b} of {}: {why}", self.blocks));
         for b in 0..self.blocks {
-            let data = self.block(b).unwrap_or_default();
+            let Some(data) = self.block(b) else {
+                return bad(b, "its offsets point outside the file");
+            };
             let want = BLOCK.min(len - out.len());
             let Some((&tag, rest)) = data.split_first() else {
-                break;
+                return bad(b, "empty");
             };
             if tag == 0 {
+                if rest.len() < want * self.width {
+                    return bad(b, "a raw block shorter than its codes");
+                }
                 out.extend((0..want).map(|k| self.code_at(rest, k)));
                 continue;
             }
@@ -382,6 +392,9 @@ impl SliceFile {
                 let mut shift = 0;
                 while let Some(&byte) = rest.get(at) {
                     at += 1;
+                    if shift > 28 {
+                        return bad(b, "a run length too long");
+                    }
                     n |= usize::from(byte & 0x7F) << shift;
                     shift += 7;
                     if byte & 0x80 == 0 {
@@ -392,9 +405,14 @@ impl SliceFile {
                 out.extend(std::iter::repeat_n(c, n));
                 got += n;
             }
+            if got < want {
+                return bad(b, "runs shorter than the block");
+            }
         }
-        out.resize(len, 0);
-        out
+        if out.len() < len {
+            return Err(format!("{} codes, {len} expected", out.len()));
+        }
+        Ok(out)
     }
 
     /// The code stored at an index (`None` past the end or in a malformed block).
@@ -416,6 +434,10 @@ impl SliceFile {
             loop {
                 let byte = *rest.get(at)?;
                 at += 1;
+                if shift > 28 {
+                    // A run length no block has: a malformed block.
+                    return None;
+                }
                 n |= usize::from(byte & 0x7F) << shift;
                 shift += 7;
                 if byte & 0x80 == 0 {
@@ -457,7 +479,7 @@ mod tests {
         for (i, &c) in codes.iter().enumerate() {
             assert_eq!(f.get(i as u64), Some(c));
         }
-        assert_eq!(f.decode_all(), codes);
+        assert_eq!(f.decode_all().unwrap(), codes);
         let mut bad = bytes.clone();
         bad[bytes.len() / 2] ^= 1;
         assert!(

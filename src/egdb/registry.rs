@@ -36,11 +36,21 @@ pub struct Tables {
     pub variant: &'static str,
     /// Probes stop above this many pieces: every slice up to it was found (loaded, or loading).
     pub pieces: u32,
+    /// The first file missing among the slices of `pieces + 1` pieces (up to the piece limit
+    /// asked for): why the tables stop where they do, for messages.
+    pub missing: Option<PathBuf>,
     /// Every slice found, published once read and checked.
     slices: HashMap<Material, OnceLock<SliceFile>>,
 }
 
 impl Tables {
+    /// Why the tables cover no more pieces, for a message: empty when no slice was missing,
+    /// else " (<file> is missing)".
+    pub fn why_not_more(&self) -> String {
+        self.missing
+            .as_ref()
+            .map_or_else(String::new, |p| format!(" ({} is missing)", p.display()))
+    }
     /// Slices loaded.
     pub fn len(&self) -> usize {
         self.slices.values().filter(|s| s.get().is_some()).count()
@@ -83,7 +93,8 @@ pub fn slice_path(dir: &Path, variant: &str, m: Material) -> PathBuf {
 pub fn read_slice<R: Rules>(dir: &Path, m: Material) -> Result<SliceFile, String> {
     let path = slice_path(dir, R::ENDGAME, m);
     let named = |e: String| format!("{}: {e}", path.display());
-    let file = std::fs::File::open(&path).map_err(|e| named(e.to_string()))?;
+    // A FIFO or a device in the tables' place is refused, never opened for a blocking read.
+    let file = crate::fsutil::open_regular(&path)?;
     let bytes = match map(&file) {
         Some(map) => FileBytes::Mapped(map),
         None => {
@@ -104,7 +115,7 @@ pub fn read_slice<R: Rules>(dir: &Path, m: Material) -> Result<SliceFile, String
 fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
     // SAFETY: a map is undefined behaviour if the file changes under it. Table files are written
     // once: `tempo egdb build` writes a new file under a temporary name and renames it over the
-    // old (`cli::write_atomic`), which leaves a mapped file's contents as they were; the checksum
+    // old (`crate::fsutil::write_atomic`), which leaves a mapped file's contents as they were; the checksum
     // is checked through the map before any probe. Editing a table file in place while an
     // engine uses it is outside what Tempo supports (docs/egdb.md).
     unsafe { memmap2::Mmap::map(file) }.ok()
@@ -113,7 +124,7 @@ fn map(file: &std::fs::File) -> Option<memmap2::Mmap> {
 /// Checks the header of one slice file (not its checksum); returns the file's length.
 fn check_slice<R: Rules>(path: &Path, m: Material) -> Result<u64, String> {
     let named = |e: String| format!("{}: {e}", path.display());
-    let mut f = std::fs::File::open(path).map_err(|e| named(e.to_string()))?;
+    let mut f = crate::fsutil::open_regular(path)?;
     let len = f.metadata().map_err(|e| named(e.to_string()))?.len();
     let mut head = Vec::with_capacity(HEADER_MAX);
     f.by_ref()
@@ -143,11 +154,20 @@ pub(crate) fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Mat
     let mut order = Vec::new();
     let mut bytes = 0;
     let mut complete = 1;
+    let mut missing = None;
     for n in 2..=pieces {
         let mut all = true;
         for m in Material::all_up_to(n).into_iter().filter(|m| m.total() == n) {
             let path = slice_path(dir, R::ENDGAME, m);
-            if !path.exists() {
+            // Only a name that is not there is missing; anything else that is there (a link to
+            // nowhere or to itself, a FIFO, a file that cannot be read) is checked below and its
+            // error names it, rather than the tables quietly covering fewer pieces.
+            if let Err(e) = std::fs::symlink_metadata(&path)
+                && e.kind() == std::io::ErrorKind::NotFound
+            {
+                if all && complete == n - 1 {
+                    missing = Some(path);
+                }
                 all = false;
                 continue;
             }
@@ -162,6 +182,7 @@ pub(crate) fn find<R: Rules>(dir: &Path, pieces: u32) -> Result<(Tables, Vec<Mat
     let t = Tables {
         variant: R::ENDGAME,
         pieces: if complete < 2 { 0 } else { complete },
+        missing,
         slices,
     };
     Ok((t, order, bytes))
@@ -370,14 +391,33 @@ fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Res
         install_arc(Arc::new(Tables {
             variant: R::ENDGAME,
             pieces: 0,
+            missing: None,
             slices: HashMap::new(),
         }));
         return Ok(format!("egdb: no tables for {} in {}", R::ENDGAME, dir.display()));
     }
     let (t, order, bytes) = find::<R>(&dir, pieces)?;
     let (count, covered) = (order.len(), t.pieces);
+    // Slices found above what the tables cover: a file below them is missing, which the user
+    // is told rather than left to wonder why the tables do less (or nothing).
+    let unused = order.iter().any(|m| m.total() > covered);
+    let why = t.why_not_more();
     let t = Arc::new(t);
     install_arc(Arc::clone(&t));
+    if unused && covered == 0 && strict {
+        return Err(format!(
+            "egdb {}: {count} slices found in {}, but the tables cover no piece count{why}; the {} \
+             tables are off",
+            R::ENDGAME,
+            dir.display(),
+            R::ENDGAME
+        ));
+    }
+    let note = if unused {
+        format!("; slices of more pieces are not used{why}")
+    } else {
+        String::new()
+    };
     let started = Instant::now();
     let job = move || {
         let current = || installed(&t);
@@ -407,7 +447,7 @@ fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Res
             format!("egdb: the loading thread could not be started ({e})")
         })?;
     Ok(format!(
-        "egdb {}: loading {count} slices up to {covered} pieces, {:.1} MB",
+        "egdb {}: loading {count} slices up to {covered} pieces, {:.1} MB{note}",
         R::ENDGAME,
         bytes as f64 / 1e6
     ))
@@ -424,6 +464,7 @@ fn apply(variant: Variant, notify: Notify, strict: bool) -> Result<String, Strin
         install(Tables {
             variant: name,
             pieces: 0,
+            missing: None,
             slices: HashMap::new(),
         });
         return Ok("egdb off".into());

@@ -363,6 +363,9 @@ fn slot(variant: &str) -> Result<&'static Slot, String> {
     }
 }
 
+/// The largest weight file read: a version-2 12x12 file is a few MB.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
 /// Loads the weight file at `path` for `variant` and evaluates with it from now on.
 ///
 /// # Errors
@@ -371,7 +374,9 @@ fn slot(variant: &str) -> Result<&'static Slot, String> {
 pub fn load_file(variant: &str, path: &str) -> Result<(), String> {
     let slot = slot(variant)?;
     let (w, h) = board_of(variant).ok_or("no board")?;
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    // Only a regular file of bounded size: a FIFO would block the protocol thread in `open`
+    // (`ping` unanswered), and /dev/zero would be read until the memory ran out.
+    let bytes = crate::fsutil::read_capped(std::path::Path::new(path), MAX_FILE_BYTES)?;
     let net = decode(&bytes, variant, w, h).map_err(|e| format!("{path}: {e}"))?;
     let mut used = slot.used.lock().unwrap_or_else(|e| e.into_inner());
     if *used >= MAX_LOADS {

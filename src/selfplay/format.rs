@@ -50,10 +50,38 @@ pub fn block(index: u64, samples: &[Sample], outcome: Outcome, plies: usize, why
     text
 }
 
+/// The longest line of a self-play file: a position line is a FEN (a few hundred bytes on the
+/// largest boards), a score and a result, so a longer line is not self-play data (and a file
+/// without newlines, such as `/dev/zero`, must not be read whole).
+pub const MAX_LINE: usize = 64 << 10;
+
+/// The most games a self-play run plays (`--games`): game indices are below it.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
 /// The game index of a closing line (`# game <k> ...`), if `line` is one.
 pub fn game_index(line: &str) -> Option<u64> {
+    game_line(line)?.ok()
+}
+
+/// The game index of a closing line (`# game <k> ...`): `None` if `line` is not one, an error if
+/// it is one whose index is not a whole number below [`MAX_GAMES`] (an edited line: taken for a
+/// comment, it would leave its game unfinished, to be played again beside its block).
+pub fn game_line(line: &str) -> Option<Result<u64, String>> {
     let rest = line.strip_prefix("# game ")?;
-    rest.split_whitespace().next()?.parse().ok()
+    let word = rest.split_whitespace().next().unwrap_or("");
+    Some(match word.parse::<u64>() {
+        Ok(k) if k < MAX_GAMES => Ok(k),
+        _ => {
+            let word = match word.char_indices().nth(80) {
+                Some((at, _)) => format!("{:?}...", &word[..at]),
+                None => format!("{word:?}"),
+            };
+            Err(format!(
+                "bad game line: game number {word} is not a whole number from 0 to {}",
+                MAX_GAMES - 1
+            ))
+        }
+    })
 }
 
 /// Checks a position line: three tab-separated fields, an integer score and a result.
@@ -96,7 +124,8 @@ pub fn scan(reader: impl BufRead, header: &str, shard: (u64, u64)) -> Result<Exi
     let mut number = 0usize;
     loop {
         line.clear();
-        let n = reader.read_until(b'\n', &mut line).map_err(|e| e.to_string())?;
+        let n = crate::fsutil::read_line_bounded(&mut reader, &mut line, MAX_LINE)
+            .map_err(|e| format!("line {}: {e}", number + 1))?;
         if n == 0 {
             break;
         }
@@ -120,7 +149,8 @@ pub fn scan(reader: impl BufRead, header: &str, shard: (u64, u64)) -> Result<Exi
             existing.keep = offset;
             continue;
         }
-        if let Some(k) = game_index(text) {
+        if let Some(k) = game_line(text) {
+            let k = k.map_err(|e| format!("line {number}: {e}"))?;
             if k % shard.1 != shard.0 {
                 return Err(format!(
                     "line {number}: game {k} does not belong to shard {}/{}",

@@ -79,7 +79,7 @@ pub struct SelfplayArgs {
     #[arg(long, short, default_value = "international")]
     pub variant: Variant,
     /// Games of the whole run (all shards together), numbered from 0.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=format::MAX_GAMES))]
     pub games: u64,
     /// The file the positions are appended to. An existing file is resumed: its finished games
     /// are kept and only the missing ones are played (it must have been written with the same
@@ -250,6 +250,9 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
     let balance = args.balance()?;
     let name = args.out.display();
     let header = args.header();
+    // A device or FIFO is no file to resume: /dev/zero would be read without end, and opening a
+    // FIFO waits for a writer.
+    crate::fsutil::check_writable(&args.out).map_err(|e| format!("--out: {e}"))?;
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

@@ -23,12 +23,11 @@ use crate::draughts::rules::{self, Rules};
 use crate::eval::pattern::{self, LINEAR, Net, PHASE_FULL, Regions, SHIFT};
 use crate::eval::weights;
 use crate::game::{Game, Side};
-use crate::selfplay::format::game_index;
+use crate::selfplay::format::game_line;
 use crate::variant::Variant;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -59,30 +58,30 @@ pub struct TrainArgs {
     #[arg(long)]
     pub init: Option<PathBuf>,
     /// Weight of the game result in the target; the rest goes to the search score.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = parse_lambda)]
     pub lambda: f64,
     /// Logistic scale in hundredths of a man (default: fitted so that sigmoid(score / K) best
     /// predicts the results).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_positive)]
     pub k: Option<f64>,
     /// Adam: passes over the training positions.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=MAX_ROUNDS))]
     pub epochs: u32,
     /// Fraction of the games held out to measure the fit on positions not trained on.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.1, value_parser = parse_holdout)]
     pub holdout: f64,
     /// Adam: L2 penalty on every weight (per position, weights in hundredths of a man). It also keeps
     /// the middle-game weights of terms rare on a full board (runaways, kings) from drifting.
-    #[arg(long, default_value_t = 1e-7)]
+    #[arg(long, default_value_t = 1e-7, value_parser = parse_non_negative)]
     pub l2: f64,
     /// Adam: step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = parse_positive)]
     pub lr: f64,
     /// Adam: positions a minibatch.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 4096, value_parser = parse_batch)]
     pub batch: usize,
     /// Use at most this many positions (the first ones of the files).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_max_positions)]
     pub max_positions: Option<usize>,
     /// Region configurations seen in fewer training positions than this get no weight (zero;
     /// 0: off).
@@ -97,7 +96,7 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value_t = Optimizer::Lbfgs)]
     pub optimizer: Optimizer,
     /// L-BFGS iterations.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=MAX_ROUNDS))]
     pub iterations: u32,
     /// Also fit the four edge patterns (three columns along each side edge over six rows, top
     /// and bottom; 3^9 configurations each): a version-2 weight file, about 75 % larger (735 KB against 420 KB on 10x10).
@@ -106,8 +105,68 @@ pub struct TrainArgs {
     /// L-BFGS ridge penalty, in positions: every weight is pulled towards zero as strongly as
     /// this many positions of evidence at even odds pull it towards their results, so a
     /// configuration seen in far fewer positions keeps a weight near zero.
-    #[arg(long, default_value_t = 20.0)]
+    #[arg(long, default_value_t = 20.0, value_parser = parse_non_negative)]
     pub ridge: f64,
+}
+
+/// The most epochs or iterations `tempo train` accepts.
+pub const MAX_ROUNDS: i64 = 1_000_000;
+/// The largest Adam minibatch.
+pub const MAX_BATCH: usize = 1 << 24;
+
+/// An option's value quoted for a message, cut to 80 characters.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(80) {
+        Some((at, _)) => format!("{:?}...", &text[..at]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// A finite number `x` with `ok(x)`, or a message saying what `what` is.
+fn finite(text: &str, ok: impl Fn(f64) -> bool, what: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && ok(x) => Ok(x),
+        _ => Err(format!("{} is not {what}", quoted(text))),
+    }
+}
+
+fn parse_lambda(text: &str) -> Result<f64, String> {
+    finite(text, |x| (0.0..=1.0).contains(&x), "a number from 0 to 1")
+}
+
+fn parse_holdout(text: &str) -> Result<f64, String> {
+    finite(
+        text,
+        |x| (0.0..1.0).contains(&x),
+        "a number from 0 up to (not including) 1",
+    )
+}
+
+fn parse_positive(text: &str) -> Result<f64, String> {
+    finite(text, |x| x > 0.0, "a finite number above 0")
+}
+
+fn parse_non_negative(text: &str) -> Result<f64, String> {
+    finite(text, |x| x >= 0.0, "a finite number, 0 or more")
+}
+
+/// A whole number in `lo..=hi`, or a message giving the range.
+fn count_in(text: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{} is not a whole number from {lo} to {hi}",
+            quoted(text)
+        )),
+    }
+}
+
+fn parse_batch(text: &str) -> Result<usize, String> {
+    count_in(text, 1, MAX_BATCH)
+}
+
+fn parse_max_positions(text: &str) -> Result<usize, String> {
+    count_in(text, 1, usize::MAX)
 }
 
 /// The fitting method of `tempo train`.
@@ -197,12 +256,23 @@ pub fn load<R: Rules>(
     let mut pending: Vec<(Draughts<R>, i32, f32)> = Vec::new();
     let max = max.unwrap_or(usize::MAX);
     'files: for (f, path) in paths.iter().enumerate() {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let reader = std::io::BufReader::with_capacity(1 << 20, file);
+        // Read line by line with a bound on each line, not whole: data files may be gigabytes,
+        // and a device such as /dev/zero (refused as not a regular file) never ends.
+        let file = crate::fsutil::open_regular(path)?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
         pending.clear();
-        for (n, line) in reader.lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut bytes = Vec::new();
+        for n in 0.. {
             let at = || format!("{} line {}", path.display(), n + 1);
+            let got =
+                crate::fsutil::read_line_bounded(&mut reader, &mut bytes, crate::selfplay::format::MAX_LINE)
+                    .map_err(|e| format!("{}: {e}", at()))?;
+            if got == 0 {
+                break;
+            }
+            let line = std::str::from_utf8(&bytes)
+                .map_err(|_| format!("{}: not UTF-8 text", at()))?
+                .trim_end_matches(['\n', '\r']);
             if let Some(rest) = line.strip_prefix("# tempo selfplay ") {
                 let variant = rest
                     .split_whitespace()
@@ -217,7 +287,10 @@ pub fn load<R: Rules>(
                 }
                 continue;
             }
-            if let Some(k) = game_index(&line) {
+            if let Some(k) = game_line(line)
+                .transpose()
+                .map_err(|e| format!("{}: {e}", at()))?
+            {
                 let key = splitmix(seed ^ splitmix((f as u64) << 40 ^ k));
                 let hold = ((key >> 11) as f64 / (1u64 << 53) as f64) < holdout;
                 let set = if hold { &mut held } else { &mut train };
@@ -766,7 +839,7 @@ pub fn hand_loss(s: &Samples, o: &Options) -> f64 {
 /// The weights of file `path`, for samples `s` (read with edge patterns exactly when the file
 /// has them).
 fn read_net<R: Rules>(path: &std::path::Path, s: &Samples) -> Result<Net, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::fsutil::read_capped(path, weights::MAX_FILE_BYTES)?;
     let net = weights::decode_for::<R>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     if net.slots() != s.slots {
         let with = |edges: bool| if edges { "with" } else { "without" };
@@ -839,6 +912,19 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..1.0).contains(&args.holdout) {
         return Err(format!("--holdout {} is not in [0, 1)", args.holdout));
     }
+    if let Some(out) = &args.out {
+        // The output replaces its file only after the fit: one of the inputs under another name
+        // would be destroyed, and an output that cannot be written would be found only then.
+        // Inputs may share a file among themselves (the start also compared); only the output
+        // must be none of them.
+        let inputs = (args.data.iter().map(|p| ("--data", p)))
+            .chain(args.init.iter().map(|p| ("--init", p)))
+            .chain(args.compare.iter().map(|p| ("--compare", p)));
+        for (option, input) in inputs {
+            crate::fsutil::check_distinct(&[("--out", out), (option, input)])?;
+        }
+        crate::fsutil::check_writable(out).map_err(|e| format!("--out: {e}"))?;
+    }
     let clock = Instant::now();
     let (train, held) = load::<R>(
         &args.data,
@@ -902,7 +988,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         net_loss(&start, &held, &o)
     );
     let fit_clock = Instant::now();
-    let (net, _) = match args.optimizer {
+    let (net, epochs) = match args.optimizer {
         Optimizer::Adam => fit(start, &train, &held, &o, |e| {
             eprintln!(
                 "epoch {:>3}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
@@ -933,11 +1019,30 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
             },
         ),
     };
-    eprintln!(
-        "integer weights: train loss {:.5}  held-out loss {:.5}",
-        net_loss(&net, &train, &o),
-        net_loss(&net, &held, &o)
-    );
+    // A step size or penalty that made the loss NaN leaves weights that round to nothing useful
+    // (NaN becomes 0): such a net must not replace a file the engine may load.
+    if let Some(e) = epochs
+        .iter()
+        .find(|e| !e.train.is_finite() || (!held.is_empty() && !e.held.is_finite()))
+    {
+        return Err(format!(
+            "the fit diverged (loss {} at {} {}): nothing written; try other settings",
+            if e.train.is_finite() { e.held } else { e.train },
+            if args.optimizer == Optimizer::Adam {
+                "epoch"
+            } else {
+                "iteration"
+            },
+            e.epoch
+        ));
+    }
+    let (train_loss, held_loss) = (net_loss(&net, &train, &o), net_loss(&net, &held, &o));
+    if !train_loss.is_finite() || (!held.is_empty() && !held_loss.is_finite()) {
+        return Err(format!(
+            "the fitted weights give a loss of {train_loss} (held-out {held_loss}): nothing written"
+        ));
+    }
+    eprintln!("integer weights: train loss {train_loss:.5}  held-out loss {held_loss:.5}");
     let results = Options { lambda: 1.0, ..o };
     eprintln!(
         "held-out loss against the results alone: {:.5} (hand-set evaluation {:.5})",
@@ -951,7 +1056,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         .map(|(n, w)| format!("{n} {:.1}/{:.1}", f64::from(w[0]) / one, f64::from(w[1]) / one))
         .collect();
     eprintln!("linear terms (middle game/endgame): {}", terms.join(", "));
-    std::fs::write(out, weights::encode(&net)).map_err(|e| format!("{}: {e}", out.display()))?;
+    crate::fsutil::write_atomic(out, &weights::encode(&net))?;
     eprintln!(
         "wrote {} ({} x {} board, {} regions, {} edge patterns) in {:.1} s total",
         out.display(),

@@ -1,0 +1,316 @@
+//! File helpers shared by the commands and the engine: opening only regular files (a FIFO or a
+//! device given as an input must not block the process or feed it without end), reading with a
+//! bound, writing whole-or-nothing through a temporary file renamed over the target, and telling
+//! whether two paths name the same file.
+
+use std::fs::File;
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Input text quoted in a message, cut to this many characters.
+const QUOTE_MAX: usize = 80;
+
+/// A path for a message: its display form, cut to [`QUOTE_MAX`] characters.
+fn shown(path: &Path) -> String {
+    let s = path.display().to_string();
+    match s.char_indices().nth(QUOTE_MAX) {
+        Some((at, _)) => format!("{}...", &s[..at]),
+        None => s,
+    }
+}
+
+/// Opens `path` for reading if it is a regular file (symbolic links followed).
+///
+/// A FIFO would block `open` until a writer comes, and a device such as `/dev/zero` never ends, so
+/// both are refused from their metadata first. The open itself is non-blocking where the flag is
+/// at hand (Linux on x86-64, where `libc` is a dependency), so a file swapped for a FIFO between
+/// the check and the open cannot block either; the opened file is checked again.
+///
+/// # Errors
+/// The file cannot be opened, or is not a regular file; the message names it.
+pub fn open_regular(path: &Path) -> Result<File, String> {
+    let name = shown(path);
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {name}: {}", not_regular(&meta)));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK changes nothing for a regular file's reads; it only keeps a FIFO's open
+        // from waiting for a writer.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    let meta = file.metadata().map_err(|e| format!("cannot read {name}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read {name}: {}", not_regular(&meta)));
+    }
+    Ok(file)
+}
+
+/// What a file that is not a regular one is, for a message.
+fn not_regular(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "it is a directory, not a regular file";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "it is a FIFO (named pipe), not a regular file";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "it is a device, not a regular file";
+        }
+        if t.is_socket() {
+            return "it is a socket, not a regular file";
+        }
+    }
+    "not a regular file"
+}
+
+/// Reads the regular file at `path` whole, refusing one longer than `max` bytes.
+///
+/// # Errors
+/// As [`open_regular`], a read error, or a file longer than `max` (its size is given in MiB when
+/// `max` is a whole number of them).
+pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let name = shown(path);
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > max {
+        let limit = if max % (1 << 20) == 0 {
+            format!("{} MiB", max >> 20)
+        } else {
+            format!("{max} bytes")
+        };
+        return Err(format!(
+            "cannot read {name}: larger than {limit}, the most Tempo reads here"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads one line into `buf` (cleared first), newline included, as [`BufRead::read_until`] does,
+/// but gives up with an error once the line passes `max` bytes without a newline: a file of data
+/// may be gigabytes long, yet no line of it is, and a line without end must not fill the memory.
+/// Returns the bytes read (0 at the end of the input).
+///
+/// # Errors
+/// A read error, or a line longer than `max` (kind [`std::io::ErrorKind::InvalidData`]).
+pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<usize> {
+    buf.clear();
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(buf.len());
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..=i], true),
+            None => (chunk, false),
+        };
+        let room = (max + 1).saturating_sub(buf.len());
+        if part.len() > room || (!done && part.len() == room) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a line longer than {max} bytes"),
+            ));
+        }
+        buf.extend_from_slice(part);
+        let used = part.len();
+        r.consume(used);
+        if done {
+            return Ok(buf.len());
+        }
+    }
+}
+
+/// The temporary file beside `target` that [`write_atomic`] writes first: same directory (a
+/// rename does not cross file systems), a name no other writer of the same target uses at the
+/// same time (the process id).
+fn temporary(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    target.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// The file a write to `path` replaces: the file a symbolic link points to (so a link to the
+/// weights keeps pointing to the new weights), else `path` itself.
+fn resolved(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Checks, before any long work, that [`write_atomic`] can write `path`: it is not an existing
+/// directory, device or FIFO (a rename would not write into it), and a temporary file can be
+/// created beside it (then removed).
+///
+/// # Errors
+/// A message naming the file and what is wrong.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    let name = shown(path);
+    let target = resolved(path);
+    match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => return Err(format!("cannot write {name}: {}", not_regular(&m))),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot write {name}: {e}")),
+    }
+    let tmp = temporary(&target);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| format!("cannot write {name}: {e}"))?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(())
+}
+
+/// Writes `bytes` to `path` whole or not at all: to a temporary file beside it, flushed to the
+/// disk, then renamed over it. A full disk or an interruption leaves the old file as it was (and
+/// no temporary behind, where the failure is seen).
+///
+/// # Errors
+/// As [`check_writable`], or a write or rename error; the message names the file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    check_writable(path)?;
+    let name = shown(path);
+    let target = resolved(path);
+    let tmp = temporary(&target);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write {name}: {e}"));
+    }
+    std::fs::rename(&tmp, &target).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {name}: {e}")
+    })
+}
+
+/// A path made comparable with another: canonical when it exists, else its directory's canonical
+/// path joined with its name (a file that is still to be created).
+fn comparable(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match (dir.canonicalize(), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Whether `a` and `b` name the same file: by identity (device and inode) when both exist, so
+/// hard links and other spellings are caught; by their comparable paths when one does not exist
+/// yet (two outputs still to be created under one name).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    if let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return (ma.dev(), ma.ino()) == (mb.dev(), mb.ino());
+    }
+    comparable(a) == comparable(b)
+}
+
+/// Refuses an output that is one of the inputs or another output: `files` are (option, path)
+/// pairs, and the first two naming the same file ([`same_file`]) are reported.
+///
+/// # Errors
+/// A message naming both options and the file.
+pub fn check_distinct(files: &[(&str, &Path)]) -> Result<(), String> {
+    for (i, (a, pa)) in files.iter().enumerate() {
+        for (b, pb) in &files[i + 1..] {
+            if same_file(pa, pb) {
+                return Err(format!(
+                    "{a} and {b} name the same file ({}): give the output another name",
+                    shown(pb)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tempo-fsutil-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// Issue 53 item 6: a line without end is refused at the bound instead of read whole.
+    #[test]
+    fn lines_are_read_with_a_bound() {
+        let mut buf = Vec::new();
+        let mut r = &b"ab\ncd"[..];
+        assert_eq!(read_line_bounded(&mut r, &mut buf, 4).unwrap(), 3);
+        assert_eq!(buf, b"ab\n");
+        assert_eq!(read_line_bounded(&mut r, &mut buf, 4).unwrap(), 2);
+        assert_eq!(read_line_bounded(&mut r, &mut buf, 4).unwrap(), 0);
+        let mut r = &b"abcd\n"[..];
+        assert_eq!(read_line_bounded(&mut r, &mut buf, 4).unwrap(), 5);
+        let mut r = &b"abcde\n"[..];
+        assert!(read_line_bounded(&mut r, &mut buf, 4).is_err());
+        let mut r = std::io::BufReader::with_capacity(2, std::io::repeat(0));
+        assert!(read_line_bounded(&mut r, &mut buf, 1000).is_err());
+    }
+
+    /// Issue 53 items 1 and 2: identity by inode catches a hard link; an atomic write replaces the
+    /// file whole and leaves no temporary; a directory is not a target.
+    #[test]
+    fn same_files_and_atomic_writes() {
+        let d = dir("atomic");
+        let a = d.join("a");
+        std::fs::write(&a, "old").unwrap();
+        let link = d.join("link");
+        std::fs::hard_link(&a, &link).unwrap();
+        assert!(same_file(&a, &link));
+        assert!(same_file(&d.join("new"), &d.join(".").join("new")));
+        assert!(!same_file(&a, &d.join("new")));
+        write_atomic(&a, b"new").unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"new");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2, "no temporary left");
+        assert!(check_writable(&d).unwrap_err().contains("directory"));
+        assert!(check_writable(Path::new("/nonexistent/w.bin")).is_err());
+        #[cfg(unix)]
+        assert!(
+            check_writable(Path::new("/dev/full"))
+                .unwrap_err()
+                .contains("device")
+        );
+        assert!(read_capped(&a, 2).unwrap_err().contains("larger than 2 bytes"));
+        assert!(read_capped(&d, 2).unwrap_err().contains("directory"));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
