@@ -12,7 +12,6 @@
 //! the move text at [`LINE_WIDTH`] characters.
 
 use std::fmt;
-use std::io::Read;
 
 /// The largest PDN file read, in bytes (64 MiB: hundreds of thousands of games). A larger input,
 /// or one without end such as `/dev/zero`, is refused instead of filling the memory.
@@ -24,19 +23,9 @@ pub const MAX_PDN_BYTES: u64 = 64 << 20;
 /// The file cannot be opened or read, is larger than the cap, or is not UTF-8; the message names
 /// the file.
 pub fn read_file(path: &std::path::Path) -> Result<String, String> {
-    let name = path.display();
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_PDN_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    if bytes.len() as u64 > MAX_PDN_BYTES {
-        return Err(format!(
-            "cannot read {name}: larger than {} MiB, the most Tempo reads",
-            MAX_PDN_BYTES >> 20
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| format!("cannot read {name}: not UTF-8 text ({e})"))
+    // A regular file only: a FIFO would block the open, a device would never end.
+    let bytes = crate::fsutil::read_capped(path, MAX_PDN_BYTES)?;
+    String::from_utf8(bytes).map_err(|e| format!("cannot read {}: not UTF-8 text ({e})", path.display()))
 }
 
 /// The longest line the writer produces in the move text (PGN/PDN export convention: 80).

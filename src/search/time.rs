@@ -68,6 +68,9 @@ impl Clock {
 /// with other work on the machine and 20 ms kept back, issue 53).
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 
+/// The least bank, in overheads, that a game with an increment keeps on its clock (see [`budgets`]).
+pub const BANK_OVERHEADS: u32 = 8;
+
 /// The largest overhead the protocols accept, in milliseconds.
 pub const MOVE_OVERHEAD_MAX_MS: u32 = 10_000;
 
@@ -86,6 +89,9 @@ const PLANNED_MOVES: u32 = 30;
 ///
 /// - never more than 60 % of *a* (and the soft budget not more than half of it), so a move is
 ///   made in time even with almost nothing left: the increment only arrives after the move;
+/// - with an increment and *a* below `BANK_OVERHEADS` overheads, the hard budget is the increment
+///   times *a* over that bank: the clock then grows back to it, so a short game keeps at least
+///   that much (0.4 s with the default overhead) for a late answer, not just four increments;
 /// - with an increment, the hard budget keeps `RESERVE_INCREMENTS` increments on the clock
 ///   (*a* − 4·inc) but is never cut below a quarter of *a*. A search overshoots its soft budget by
 ///   up to an iteration, so in a long game every move spends a whole increment and the clock
@@ -107,6 +113,16 @@ pub fn budgets(clock: &Clock) -> (Duration, Duration) {
     } else {
         let reserve = avail.saturating_sub(clock.increment * RESERVE_INCREMENTS);
         (avail * 3 / 5).min(reserve.max(avail / 4))
+    };
+    // A bank short in absolute terms: below `BANK_OVERHEADS` overheads a move spends less than the
+    // increment, in proportion, so the bank grows back. Four increments alone (0.2 s at 2+0.05)
+    // left too little for a machine with more busy processes than cores, where one late answer
+    // lost on time (issue 53: two games of 100 at 2+0.05 beside other work).
+    let bank = clock.overhead * BANK_OVERHEADS;
+    let hard_cap = if !clock.increment.is_zero() && avail < bank {
+        hard_cap.min(clock.increment.mul_f64(avail.as_secs_f64() / bank.as_secs_f64()))
+    } else {
+        hard_cap
     };
     let soft = soft.min(avail / 2).min(hard_cap);
     let hard = (soft * 4).min(hard_cap).max(soft);
@@ -237,7 +253,12 @@ mod tests {
             // of the increment or a quarter of the time, and the time's share of the moves.
             let avail = left.saturating_sub(MOVE_OVERHEAD);
             let share = avail / to_go.unwrap_or(30).min(30);
-            let floor = (inc * 3 / 4).min(avail / 4).max(share.min(avail / 4));
+            let mut floor = (inc * 3 / 4).min(avail / 4).max(share.min(avail / 4));
+            // Below the least bank a move spends less than the increment, in proportion.
+            let bank = MOVE_OVERHEAD * BANK_OVERHEADS;
+            if !inc.is_zero() && avail < bank {
+                floor = floor.min(inc.mul_f64(avail.as_secs_f64() / bank.as_secs_f64()));
+            }
             assert!(soft + ms(1) >= floor, "{what}: soft {soft:?} under {floor:?}");
             let used = (soft * 2).min(hard) + lag;
             left = left
@@ -287,6 +308,18 @@ mod tests {
                     play(convention, ms(start), ms(0), control, 100, ms(1));
                 }
             }
+        }
+    }
+
+    /// Issue 53 item 5: at 2+0.05 the clock settles at the least bank of eight overheads, not at
+    /// four increments, and at 10+0.1 (where four increments are as much) nothing changes.
+    #[test]
+    fn a_fast_game_keeps_a_bank_for_late_answers() {
+        for (start, inc) in [(2_000, 50), (10_000, 100), (1_000, 10)] {
+            let after = play(Convention::Hub, ms(start), ms(inc), None, 300, ms(1));
+            let least = *after[150..].iter().min().unwrap();
+            let want = (MOVE_OVERHEAD * BANK_OVERHEADS).max(ms(inc) * 3);
+            assert!(least >= want, "{start}+{inc}: down to {least:?}, want {want:?}");
         }
     }
 
