@@ -1,6 +1,6 @@
 //! Cost of the learned evaluation (International): the shipped net, and the same net with the edge
-//! patterns added (their weights random: the cost does not depend on them), over positions of
-//! random games. Run with `cargo bench --bench eval`.
+//! patterns or the big windows added (their weights random: the cost does not depend on them),
+//! over positions of random games. Run with `cargo bench --bench eval`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
@@ -43,12 +43,18 @@ fn bench_eval(c: &mut Criterion) {
     edged.patterns.extend(
         (0..EDGES * EDGE_ENTRIES).map(|_| [rng.random_range(-200..200), rng.random_range(-200..200)]),
     );
+    let mut windowed = shipped.clone().with_windows(true);
+    let first = windowed.window_base(0);
+    for w in &mut windowed.patterns[first..] {
+        *w = [rng.random_range(-200..200), rng.random_range(-200..200)];
+    }
     let set = positions(4096);
     let mut group = c.benchmark_group("evaluate");
     group.throughput(Throughput::Elements(set.len() as u64));
     for (name, net) in [
         ("international/shipped", &shipped),
         ("international/edges", &edged),
+        ("international/windows", &windowed),
     ] {
         let net: &Net = net;
         group.bench_function(name, |b| {

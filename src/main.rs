@@ -279,6 +279,10 @@ struct SearchArgs {
     /// Search threads (Lazy SMP, 1-64; the node counts then vary from run to run).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     threads: u32,
+    /// Weights of the learned evaluation to search with, as the eval-file option takes them: a
+    /// weight file (any version, big windows included), `<learned>`, `<hand>` or `<default>`.
+    #[arg(long)]
+    eval_file: Option<String>,
     #[command(flatten)]
     tables: tempo::egdb::cli::TableArgs,
 }
@@ -309,6 +313,9 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     engine.set_threads(args.threads as usize);
     args.tables.load(args.variant)?;
+    if let Some(file) = &args.eval_file {
+        tempo::eval::weights::set_eval_file(args.variant.name(), file)?;
+    }
     engine.go(root, Vec::new(), limits, false);
     let mut result = Ok(());
     for event in engine.events().iter() {

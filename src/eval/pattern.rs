@@ -14,6 +14,18 @@
 //!   six): nine dark squares, 3^9 = 19683 weights each. They see the structure of a flank over
 //!   more rows than a 4x4 region does (Scan 2.0's evaluation has patterns of this shape; read, not
 //!   copied). Nets without them (weight-file version 1) skip their cost.
+//! - **Big windows** (optional, [`Windows`]; a net has all or none). Four columns by six rows
+//!   at even column offsets, in a band of rows at the top of the board and one at the bottom
+//!   (rows 0-5 and the last six): twelve dark squares, 3^12 = 531,441 weights each. On 10x10 that
+//!   is 8 windows (columns 0, 2, 4, 6 by rows 0-5 and 4-9), overlapping by two columns and two
+//!   rows; on 8x8 6 windows (columns 0, 2, 4 by rows 0-5 and 2-7); on 12x12 10 (rows 0-5 and
+//!   6-11, not overlapping). They see how men of both sides meet over six rows, where a region
+//!   sees four (Scan 3's evaluation has windows of this shape; read about, not copied). Each
+//!   window has a table of its own: the only symmetry of the evaluation's view, the half turn
+//!   with the colours and the side to move swapped, is already spent on seeing the board from
+//!   the side to move, and a left-right mirror of an even-width board maps dark squares to light
+//!   ones, so no two windows see the same configurations with the same meaning. Nets with them
+//!   are weight-file version 3 (17 MB on 10x10).
 //! - **Linear terms** ([`LINEAR`], each a difference side to move minus opponent unless noted):
 //!   men, kings, having a king at all, advancement (rows each man has walked), runaway men one, two
 //!   and three rows from promotion with no enemy piece in the cone ahead, free forward steps of the
@@ -37,7 +49,8 @@
 //! ternary value: no per-square loop in the hot path. The search's evaluation goes further where
 //! the processor runs BMI2's `pext` fast (and the board fits 64 bits): one `pext` a colour reads a
 //! pattern's men straight from the unturned board, under a mask turned in advance for Black, and
-//! its weights are summed as they are read. That took the search from the International start
+//! its weights are summed as they are read (a big window's twelve squares go through a table of
+//! 4096 ternary values the same way). That took the search from the International start
 //! from 10.6 to 12.0 M nodes/s (same tree, depth 19, on this project's 2-core AMD EPYC machine).
 //!
 //! Weights are stored as integers in 1/2^[`SHIFT`] hundredths of a man; the score is in hundredths
@@ -66,6 +79,14 @@ pub const EDGES: usize = 4;
 const EDGE_ROWS: usize = 6;
 /// Pattern slots of a position: its regions, then its edge patterns.
 pub const MAX_SLOTS: usize = MAX_REGIONS + EDGES;
+/// Dark squares in a big window.
+pub const WINDOW_SQUARES: usize = 12;
+/// Configurations of a big window: 3^12.
+pub const WINDOW_ENTRIES: usize = 531_441;
+/// Most big windows of any board (12x12: 5 columns x 2 bands).
+pub const MAX_WINDOWS: usize = 10;
+/// Rows a big window spans.
+const WINDOW_ROWS: usize = 6;
 /// Number of linear terms.
 pub const LINEAR: usize = 11;
 /// Fraction bits of the stored weights: a weight of `w` is worth `w / 2^SHIFT` hundredths of a man.
@@ -203,6 +224,51 @@ impl Edges {
     }
 }
 
+/// The big windows of a board, as the lowest bit of each of their six rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Windows {
+    /// Number of windows: two bands of `row - 1` windows each.
+    pub count: usize,
+    /// For each window, the bit of its first square in each of its six rows (the second square
+    /// is the next bit). Order: the top band (rows 0-5) by first column, then the bottom band
+    /// (the last six rows).
+    pub starts: [[u8; WINDOW_ROWS]; MAX_WINDOWS],
+}
+
+impl Windows {
+    /// The big windows of a `width` x `height` board (both even, at least 6).
+    pub const fn new(width: u32, height: u32) -> Windows {
+        let half = width / 2;
+        let mut starts = [[0u8; WINDOW_ROWS]; MAX_WINDOWS];
+        let mut count = 0;
+        let mut band = 0;
+        while band < 2 {
+            // Rows 0-5 and the last six: on 10x10 they overlap by two rows, on 8x8 by four, and
+            // every row of the board is in a band.
+            let r0 = if band == 0 { 0 } else { height - WINDOW_ROWS as u32 };
+            // As for the regions: the window at column offset 2j holds the j-th and (j+1)-th
+            // dark square of each of its rows, whatever the row's parity.
+            let mut j = 0;
+            while j + 2 <= half {
+                let mut t = 0;
+                while t < WINDOW_ROWS {
+                    starts[count][t] = layout_bit(half, r0 + t as u32, j) as u8;
+                    t += 1;
+                }
+                count += 1;
+                j += 1;
+            }
+            band += 1;
+        }
+        Windows { count, starts }
+    }
+
+    /// The big windows of geometry `G`.
+    pub const fn of<G: Geometry>() -> Windows {
+        Windows::new(G::WIDTH, G::HEIGHT)
+    }
+}
+
 /// The ternary values of all `N`-bit numbers (`N` = 2^bits): bit `i` worth `3^i`.
 const fn ternary<const N: usize>() -> [u16; N] {
     let mut t = [0u16; N];
@@ -229,6 +295,31 @@ const TERNARY: [u16; 256] = ternary::<256>();
 /// The ternary value of 9 bits (an edge pattern's squares of one colour).
 const TERNARY9: [u16; 512] = ternary::<512>();
 
+/// As [`ternary`], in 32 bits: the values of 12 bits reach 3^12 - 1, beyond a `u16`.
+const fn ternary_wide<const N: usize>() -> [u32; N] {
+    let mut t = [0u32; N];
+    let mut b = 0;
+    while b < N {
+        let mut v = 0u32;
+        let mut p = 1u32;
+        let mut i = 0;
+        while (1 << i) < N {
+            if b & (1 << i) != 0 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+}
+
+/// The ternary value of 12 bits (a big window's squares of one colour): the base-2-to-base-3
+/// table of 4096 entries.
+const TERNARY12: [u32; 4096] = ternary_wide::<4096>();
+
 /// The ternary values of all `N`-bit numbers read from their top bit down: bit `i` worth
 /// `3^(n - 1 - i)` for `N = 2^n`. A pattern's squares gathered from the unturned board when Black
 /// is to move come in the reverse of their order on the turned board.
@@ -251,6 +342,19 @@ const TERNARY_REVERSED: [u16; 256] = ternary_reversed::<256>();
 /// [`TERNARY9`] for the bits in reverse order.
 #[cfg(target_arch = "x86_64")]
 const TERNARY9_REVERSED: [u16; 512] = ternary_reversed::<512>();
+
+/// [`TERNARY12`] for the bits in reverse order.
+#[cfg(target_arch = "x86_64")]
+const TERNARY12_REVERSED: [u32; 4096] = {
+    let forward = TERNARY12;
+    let mut t = [0u32; 4096];
+    let mut b = 0;
+    while b < 4096 {
+        t[b] = forward[((b as u32).reverse_bits() >> 20) as usize];
+        b += 1;
+    }
+    t
+};
 
 /// The machine word a board's bits are gathered from (u64 for 8x8 and 10x10, u128 for 12x12).
 trait Word: Copy {
@@ -353,6 +457,50 @@ fn gather_edges<W: Word>(mine: W, theirs: W, turn: bool, span: u32, edges: &Edge
     }
 }
 
+/// The big-window configurations, band of six rows by band: as [`gather`] does for the regions,
+/// a band's rows are packed one to a byte (one word a colour, six rows need six bytes), and the
+/// window at column offset `j` is the two bits at `j` of every byte, brought together by three
+/// shifts; [`TERNARY12`] turns each colour's twelve bits into their ternary value.
+#[inline(always)]
+fn gather_windows<W: Word>(
+    mine: W,
+    theirs: W,
+    turn: bool,
+    span: u32,
+    row: u32,
+    windows: &Windows,
+    out: &mut [u32],
+) {
+    let (mine, theirs) = if turn {
+        (mine.turn(span), theirs.turn(span))
+    } else {
+        (mine, theirs)
+    };
+    let per_band = row as usize - 1;
+    for (band, first) in windows.starts[..windows.count]
+        .iter()
+        .step_by(per_band)
+        .enumerate()
+    {
+        let (mut zm, mut zt) = (0u64, 0u64);
+        for (t, &s) in first.iter().enumerate() {
+            zm |= mine.row(s, row) << (8 * t);
+            zt |= theirs.row(s, row) << (8 * t);
+        }
+        // Six 2-bit fields at a stride of 8 bits to a stride of 2: first pairs of rows into
+        // 4-bit groups at a stride of 16, then the groups together. (The four rows of a region
+        // can be shifted into place at once; with six, a row would land on another's bits.)
+        let pack = |z: u64, j: usize| {
+            let w = (z >> j) & 0x0303_0303_0303;
+            let x = (w | w >> 6) & 0x000F_000F_000F;
+            ((x | x >> 12 | x >> 24) & 0xFFF) as usize
+        };
+        for (j, slot) in out[band * per_band..(band + 1) * per_band].iter_mut().enumerate() {
+            *slot = TERNARY12[pack(zm, j)] + 2 * TERNARY12[pack(zt, j)];
+        }
+    }
+}
+
 /// The features of a position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
@@ -363,6 +511,10 @@ pub struct Features {
     /// Configuration of each region (below [`ENTRIES`]), then of each edge pattern (below
     /// [`EDGE_ENTRIES`]).
     pub index: [u16; MAX_SLOTS],
+    /// Number of big windows computed: the board's [`Windows::count`] or 0.
+    pub windows: usize,
+    /// Configuration of each big window (below [`WINDOW_ENTRIES`]; 0 when not computed).
+    pub window: [u32; MAX_WINDOWS],
     /// The linear terms.
     pub linear: [i32; LINEAR],
     /// 0 (empty board) to [`PHASE_FULL`] (four fifths of the squares occupied or more).
@@ -489,26 +641,73 @@ pub fn edge_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u16]) {
     }
 }
 
-/// All features of `pos`, the edge patterns included.
+/// The big-window configurations of `pos`, written to `out` (one per window of the board).
 #[inline(always)]
-pub fn features<R: Rules>(pos: &Draughts<R>) -> Features {
-    features_with(pos, true)
+pub fn window_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u32]) {
+    let windows = const { Windows::of::<R::Board>() };
+    let regions = const { Regions::of::<R::Board>() };
+    let me = pos.side_to_move();
+    let men = !pos.kings();
+    let mine = pos.pieces(me) & men;
+    let theirs = pos.pieces(me.opponent()) & men;
+    let turn = me == Side::Black;
+    if <BitsOf<R> as Bits>::WIDTH <= 64 {
+        gather_windows(
+            as_u64(mine),
+            as_u64(theirs),
+            turn,
+            regions.span,
+            regions.row,
+            &windows,
+            out,
+        );
+    } else {
+        gather_windows(
+            as_u128(mine),
+            as_u128(theirs),
+            turn,
+            regions.span,
+            regions.row,
+            &windows,
+            out,
+        );
+    }
 }
 
-/// The features of `pos`; the edge patterns only when `edges` (their slots stay 0 otherwise).
+/// All features of `pos`, the edge patterns and big windows included.
+#[inline(always)]
+pub fn features<R: Rules>(pos: &Draughts<R>) -> Features {
+    features_of(pos, true, true)
+}
+
+/// The features of `pos` without big windows; the edge patterns only when `edges` (their slots
+/// stay 0 otherwise).
 #[inline(always)]
 pub fn features_with<R: Rules>(pos: &Draughts<R>, edges: bool) -> Features {
+    features_of(pos, edges, false)
+}
+
+/// The features of `pos`; the edge patterns only when `edges`, the big windows only when
+/// `windows` (slots not computed stay 0).
+#[inline(always)]
+pub fn features_of<R: Rules>(pos: &Draughts<R>, edges: bool, windows: bool) -> Features {
     let regions = const { Regions::of::<R::Board>() };
     let mut f = Features {
         regions: regions.count,
         edges: if edges { EDGES } else { 0 },
         index: [0; MAX_SLOTS],
+        windows: 0,
+        window: [0; MAX_WINDOWS],
         linear: [0; LINEAR],
         phase: phase(pos),
     };
     region_indices(pos, &mut f.index);
     if edges {
         edge_indices(pos, &mut f.index[regions.count..regions.count + EDGES]);
+    }
+    if windows {
+        f.windows = const { Windows::of::<R::Board>().count };
+        window_indices(pos, &mut f.window);
     }
     f.linear = linear_terms(pos);
     f
@@ -541,6 +740,8 @@ fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
 #[derive(Clone, Copy, Debug)]
 struct SlotMasks {
     masks: [[u64; MAX_SLOTS]; 2],
+    /// The big windows' masks, the same way.
+    windows: [[u64; MAX_WINDOWS]; 2],
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -549,9 +750,11 @@ impl SlotMasks {
     const fn of<G: Geometry>() -> SlotMasks {
         let regions = Regions::of::<G>();
         let edges = Edges::of::<G>();
+        let big = Windows::of::<G>();
         let mut masks = [[0u64; MAX_SLOTS]; 2];
+        let mut windows = [[0u64; MAX_WINDOWS]; 2];
         if regions.span > 64 {
-            return SlotMasks { masks };
+            return SlotMasks { masks, windows };
         }
         let mut r = 0;
         while r < regions.count {
@@ -577,7 +780,17 @@ impl SlotMasks {
             masks[1][i] = masks[0][i].reverse_bits() >> (64 - regions.span);
             i += 1;
         }
-        SlotMasks { masks }
+        let mut w = 0;
+        while w < big.count {
+            let mut t = 0;
+            while t < WINDOW_ROWS {
+                windows[0][w] |= 3 << big.starts[w][t];
+                t += 1;
+            }
+            windows[1][w] = windows[0][w].reverse_bits() >> (64 - regions.span);
+            w += 1;
+        }
+        SlotMasks { masks, windows }
     }
 }
 
@@ -618,6 +831,12 @@ pub const fn slot_base(regions: usize, s: usize) -> usize {
     }
 }
 
+/// Where big window `w` starts in the table of a net with `regions` regions and `edges` edge
+/// patterns: after the regions' and the edge patterns' tables.
+pub const fn window_base(regions: usize, edges: usize, w: usize) -> usize {
+    regions * ENTRIES + edges * EDGE_ENTRIES + w * WINDOW_ENTRIES
+}
+
 /// Learned weights of one variant, as integers (see [`SHIFT`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Net {
@@ -631,8 +850,11 @@ pub struct Net {
     pub regions: usize,
     /// Number of edge patterns: [`EDGES`] or 0.
     pub edges: usize,
+    /// Number of big windows: the board's [`Windows::count`] or 0.
+    pub windows: usize,
     /// Middle-game and endgame weight of each region's configurations, `regions * ENTRIES` pairs
-    /// region by region, then of each edge pattern's, `edges * EDGE_ENTRIES` pairs.
+    /// region by region, then of each edge pattern's, `edges * EDGE_ENTRIES` pairs, then of
+    /// each big window's, `windows * WINDOW_ENTRIES` pairs.
     pub patterns: Vec<[i16; 2]>,
     /// Middle-game and endgame weight of each linear term.
     pub linear: [[i32; 2]; LINEAR],
@@ -650,6 +872,12 @@ impl Net {
 
     /// As [`Net::initial`], with the edge patterns (at zero) when `edges`.
     pub fn initial_with<R: Rules>(edges: bool) -> Net {
+        Net::initial_of::<R>(edges, false)
+    }
+
+    /// As [`Net::initial`], with the edge patterns when `edges` and the big windows when
+    /// `windows` (their weights at zero).
+    pub fn initial_of<R: Rules>(edges: bool, windows: bool) -> Net {
         let regions = Regions::of::<R::Board>().count;
         let edges = if edges { EDGES } else { 0 };
         let one = 1 << SHIFT;
@@ -663,10 +891,31 @@ impl Net {
             height: <R::Board as Geometry>::HEIGHT,
             regions,
             edges,
+            windows: 0,
             patterns: vec![[0; 2]; regions * ENTRIES + edges * EDGE_ENTRIES],
             linear,
             k: 0.0,
         }
+        .with_windows(windows)
+    }
+
+    /// This net with big windows whose weights are zero added when `windows` and it has none:
+    /// it scores every position as before, and a fit started from it learns the windows as
+    /// corrections of its evaluation.
+    pub fn with_windows(mut self, windows: bool) -> Net {
+        if windows && self.windows == 0 {
+            self.windows = Windows::new(self.width, self.height).count;
+            self.patterns
+                .resize(self.patterns.len() + self.windows * WINDOW_ENTRIES, [0; 2]);
+        }
+        self
+    }
+
+    /// Where big window `w`'s weights start in [`Net::patterns`]: after the regions' and the
+    /// edge patterns' tables.
+    #[inline(always)]
+    pub fn window_base(&self, w: usize) -> usize {
+        window_base(self.regions, self.edges, w)
     }
 
     /// Where slot `s`'s weights start in [`Net::patterns`]: the regions' tables, then the edge
@@ -675,12 +924,13 @@ impl Net {
         slot_base(self.regions, s)
     }
 
-    /// Pattern slots a position: regions and edge patterns.
+    /// Pattern slots a position: regions, edge patterns and big windows.
     pub fn slots(&self) -> usize {
-        self.regions + self.edges
+        self.regions + self.edges + self.windows
     }
 
-    /// The score of features `f` (computed with this net's edge patterns, [`features_with`]) in
+    /// The score of features `f` (computed with this net's edge patterns and big windows,
+    /// [`features_of`]) in
     /// hundredths of a man, for the side to move.
     #[inline(always)]
     pub fn score(&self, f: &Features) -> i32 {
@@ -698,6 +948,13 @@ impl Net {
                 eg += i32::from(w[1]);
             }
         }
+        if self.windows > 0 {
+            for (k, &i) in f.window[..self.windows].iter().enumerate() {
+                let w = self.patterns[self.window_base(k) + i as usize];
+                mg += i32::from(w[0]);
+                eg += i32::from(w[1]);
+            }
+        }
         for (w, &x) in self.linear.iter().zip(&f.linear) {
             mg += w[0] * x;
             eg += w[1] * x;
@@ -706,8 +963,8 @@ impl Net {
     }
 
     /// The score of `pos` in hundredths of a man, for the side to move, kept within ±15,000: the
-    /// score of its [`features_with`] this net's edge patterns, the weights summed as the
-    /// features are read instead of from a [`Features`] built first.
+    /// score of its [`features_of`] this net's edge patterns and big windows, the weights summed
+    /// as the features are read instead of from a [`Features`] built first.
     #[inline(always)]
     pub fn evaluate<R: Rules>(&self, pos: &Draughts<R>) -> i32 {
         let (mut mg, mut eg) = self.pattern_sums(pos);
@@ -732,7 +989,8 @@ impl Net {
         self.pattern_sums_by_shifts(pos)
     }
 
-    /// [`Net::pattern_sums`] from the indices of [`region_indices`] and [`edge_indices`].
+    /// [`Net::pattern_sums`] from the indices of [`region_indices`], [`edge_indices`] and
+    /// [`window_indices`].
     #[inline(always)]
     fn pattern_sums_by_shifts<R: Rules>(&self, pos: &Draughts<R>) -> (i32, i32) {
         let regions = const { Regions::of::<R::Board>().count };
@@ -749,6 +1007,15 @@ impl Net {
             let w = self.patterns[slot_base(regions, s) + usize::from(i)];
             mg += i32::from(w[0]);
             eg += i32::from(w[1]);
+        }
+        if self.windows > 0 {
+            let mut window = [0u32; MAX_WINDOWS];
+            window_indices(pos, &mut window);
+            for (k, &i) in window[..self.windows].iter().enumerate() {
+                let w = self.patterns[self.window_base(k) + i as usize];
+                mg += i32::from(w[0]);
+                eg += i32::from(w[1]);
+            }
         }
         (mg, eg)
     }
@@ -812,6 +1079,19 @@ impl Net {
                 eg += i32::from(w[1]);
             }
         }
+        if self.windows > 0 {
+            let wmasks = const { SlotMasks::of::<R::Board>().windows[BLACK as usize] };
+            let count = const { Windows::of::<R::Board>().count };
+            let t12 = if BLACK { &TERNARY12_REVERSED } else { &TERNARY12 };
+            let base = self.window_base(0);
+            for (k, &m) in wmasks[..count].iter().enumerate() {
+                let i = t12[(_pext_u64(mine, m) & 0xFFF) as usize]
+                    + 2 * t12[(_pext_u64(theirs, m) & 0xFFF) as usize];
+                let w = self.patterns[base + k * WINDOW_ENTRIES + i as usize];
+                mg += i32::from(w[0]);
+                eg += i32::from(w[1]);
+            }
+        }
         (mg, eg)
     }
 }
@@ -820,7 +1100,7 @@ impl Net {
 mod tests {
     use super::*;
     use crate::draughts::rules::{
-        BrazilianRules, CanadianRules, EnglishRules, InternationalRules, ItalianRules,
+        BrazilianRules, CanadianRules, EnglishRules, InternationalRules, ItalianRules, RussianRules,
     };
     use crate::game::MoveList;
     use rand::{Rng, SeedableRng};
@@ -830,7 +1110,7 @@ mod tests {
     /// from coordinates alone and the side to move's view (the board turned when Black moves):
     /// row by row, by bit within a row, each square 0 empty or king, 1 a man of the side to move,
     /// 2 one of the other side's. Also the number of squares read.
-    fn reference_window<R: Rules>(pos: &Draughts<R>, c0: u32, cols: u32, r0: u32, rows: u32) -> (u16, usize) {
+    fn reference_window<R: Rules>(pos: &Draughts<R>, c0: u32, cols: u32, r0: u32, rows: u32) -> (u32, usize) {
         type G<R> = <R as Rules>::Board;
         let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
         let me = pos.side_to_move();
@@ -860,7 +1140,7 @@ mod tests {
                 count += 1;
             }
         }
-        (index as u16, count)
+        (index, count)
     }
 
     /// The region configurations by a loop over squares, from coordinates alone.
@@ -873,11 +1153,29 @@ mod tests {
                 let (index, count) = reference_window(pos, c0, 4, r0, 4);
                 assert_eq!(count, REGION_SQUARES);
                 let first = (c0..c0 + 4).filter_map(|c| G::<R>::at(c, r0)).min().unwrap();
-                out.push((r0, first, index));
+                out.push((r0, first, index as u16));
             }
         }
         // Regions in layout order: by band of rows, then by first bit (on mirrored boards the
         // layout runs from the right).
+        out.sort_unstable();
+        out.into_iter().map(|(_, _, i)| i).collect()
+    }
+
+    /// The big-window configurations by a loop over squares, from coordinates alone: four
+    /// columns at every even offset, rows 0-5 and the last six, in layout order.
+    fn reference_windows<R: Rules>(pos: &Draughts<R>) -> Vec<u32> {
+        type G<R> = <R as Rules>::Board;
+        let (w, h) = (G::<R>::WIDTH, G::<R>::HEIGHT);
+        let mut out = Vec::new();
+        for r0 in [0, h - 6] {
+            for c0 in (0..=w - 4).step_by(2) {
+                let (index, count) = reference_window(pos, c0, 4, r0, 6);
+                assert_eq!(count, WINDOW_SQUARES);
+                let first = (c0..c0 + 4).filter_map(|c| G::<R>::at(c, r0)).min().unwrap();
+                out.push((r0, first, index));
+            }
+        }
         out.sort_unstable();
         out.into_iter().map(|(_, _, i)| i).collect()
     }
@@ -892,7 +1190,7 @@ mod tests {
             for c0 in [0, w - 3] {
                 let (index, count) = reference_window(pos, c0, 3, r0, 6);
                 assert_eq!(count, EDGE_SQUARES);
-                out.push(index);
+                out.push(index as u16);
             }
         }
         out
@@ -960,13 +1258,13 @@ mod tests {
     }
 
     fn random_net<R: Rules>(seed: u64) -> Net {
-        random_net_with::<R>(true, seed)
+        random_net_of::<R>(true, true, seed)
     }
 
-    /// A net of random weights, with or without the edge patterns.
-    fn random_net_with<R: Rules>(edges: bool, seed: u64) -> Net {
+    /// A net of random weights, with or without the edge patterns and the big windows.
+    fn random_net_of<R: Rules>(edges: bool, windows: bool, seed: u64) -> Net {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut net = Net::initial_with::<R>(edges);
+        let mut net = Net::initial_of::<R>(edges, windows);
         for w in &mut net.patterns {
             *w = [rng.random_range(-400..400), rng.random_range(-400..400)];
         }
@@ -985,10 +1283,20 @@ mod tests {
             mg += i64::from(net.patterns[r * ENTRIES + i as usize][0]);
             eg += i64::from(net.patterns[r * ENTRIES + i as usize][1]);
         }
-        for (e, &i) in reference_edges(pos).iter().enumerate() {
-            let j = idx.len() * ENTRIES + e * EDGE_ENTRIES + i as usize;
-            mg += i64::from(net.patterns[j][0]);
-            eg += i64::from(net.patterns[j][1]);
+        if net.edges > 0 {
+            for (e, &i) in reference_edges(pos).iter().enumerate() {
+                let j = idx.len() * ENTRIES + e * EDGE_ENTRIES + i as usize;
+                mg += i64::from(net.patterns[j][0]);
+                eg += i64::from(net.patterns[j][1]);
+            }
+        }
+        if net.windows > 0 {
+            let start = idx.len() * ENTRIES + net.edges * EDGE_ENTRIES;
+            for (k, &i) in reference_windows(pos).iter().enumerate() {
+                let j = start + k * WINDOW_ENTRIES + i as usize;
+                mg += i64::from(net.patterns[j][0]);
+                eg += i64::from(net.patterns[j][1]);
+            }
         }
         for l in 0..LINEAR {
             mg += i64::from(net.linear[l][0] * f.linear[l]);
@@ -1000,8 +1308,30 @@ mod tests {
 
     fn check_fast_equals_reference<R: Rules>(seed: u64) {
         let net = random_net::<R>(seed);
+        // The search's evaluation (`pext` or shifts, whichever this machine uses) against the
+        // reference, for every combination of the optional patterns.
+        let nets: Vec<Net> = [(false, false), (true, false), (false, true), (true, true)]
+            .into_iter()
+            .map(|(e, w)| random_net_of::<R>(e, w, seed + 100))
+            .collect();
         for pos in random_positions::<R>(400, seed) {
+            for n in &nets {
+                assert_eq!(
+                    n.evaluate(&pos),
+                    reference_score(n, &pos).clamp(-15_000, 15_000),
+                    "{} edges {} windows {}",
+                    pos.to_fen(),
+                    n.edges,
+                    n.windows
+                );
+            }
             let f = features(&pos);
+            assert_eq!(
+                f.window[..f.windows],
+                reference_windows(&pos)[..],
+                "{}",
+                pos.to_fen()
+            );
             assert_eq!(
                 f.index[..f.regions],
                 reference_indices(&pos)[..],
@@ -1029,11 +1359,34 @@ mod tests {
         assert_eq!(Regions::new(10, 10).count, 16);
         assert_eq!(Regions::new(8, 8).count, 9);
         assert_eq!(Regions::new(12, 12).count, 25);
+        assert_eq!(Windows::new(10, 10).count, 8);
+        assert_eq!(Windows::new(8, 8).count, 6);
+        assert_eq!(Windows::new(12, 12).count, MAX_WINDOWS);
+    }
+
+    /// The base-2-to-base-3 table: a few values by hand, and every entry below 3^12.
+    #[test]
+    fn the_ternary_table_of_twelve_bits() {
+        assert_eq!(TERNARY12[0], 0);
+        assert_eq!(TERNARY12[1], 1);
+        assert_eq!(TERNARY12[0b101], 10);
+        assert_eq!(TERNARY12[0x800], 177_147);
+        // Twelve ones are (3^12 - 1) / 2: a window's index, mine + 2 · theirs, is at most
+        // 3^12 - 1 (all twelve squares the other side's) and fits its table.
+        assert_eq!(TERNARY12[0xFFF] * 2, WINDOW_ENTRIES as u32 - 1);
+        #[cfg(target_arch = "x86_64")]
+        for b in 0..4096u32 {
+            assert_eq!(
+                TERNARY12_REVERSED[b as usize],
+                TERNARY12[(b.reverse_bits() >> 20) as usize]
+            );
+        }
     }
 
     #[test]
     fn pattern_indices_equal_a_per_square_loop() {
         check_fast_equals_reference::<InternationalRules>(1);
+        check_fast_equals_reference::<RussianRules>(8);
         check_fast_equals_reference::<BrazilianRules>(2);
         check_fast_equals_reference::<ItalianRules>(3);
         check_fast_equals_reference::<CanadianRules>(4);
@@ -1106,11 +1459,11 @@ mod tests {
     fn check_sums<R: Rules>(seed: u64) {
         #[cfg(target_arch = "x86_64")]
         let bmi2 = std::arch::is_x86_feature_detected!("bmi2");
-        for edges in [false, true] {
-            let net = random_net_with::<R>(edges, seed);
+        for (edges, windows) in [(false, false), (true, false), (false, true), (true, true)] {
+            let net = random_net_of::<R>(edges, windows, seed);
             for pos in random_positions::<R>(500, seed) {
                 let fen = pos.to_fen();
-                let f = features_with(&pos, edges);
+                let f = features_of(&pos, edges, windows);
                 assert_eq!(net.evaluate(&pos), net.score(&f).clamp(-15_000, 15_000), "{fen}");
                 let by_shifts = net.pattern_sums_by_shifts(&pos);
                 let mut only_patterns = net.clone();
@@ -1131,6 +1484,7 @@ mod tests {
     #[test]
     fn the_evaluation_is_the_score_of_the_features_by_pext_and_by_shifts() {
         check_sums::<InternationalRules>(11);
+        check_sums::<RussianRules>(16);
         check_sums::<BrazilianRules>(12);
         check_sums::<EnglishRules>(13);
         // Italian's board is mirrored; Canadian's needs 128 bits (shifts only).

@@ -1,22 +1,24 @@
 //! Weight files of the learned evaluation, and the per-variant registry the search reads them from.
 //!
-//! # File format (versions 1 and 2, all integers little-endian)
+//! # File format (versions 1, 2 and 3, all integers little-endian)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `TEMPOPAT` |
-//! | 4 | version, u32: 1 without edge patterns, 2 with them |
+//! | 4 | version, u32: 1 without edge patterns, 2 with them, 3 with big windows |
 //! | 1 + n | variant name: length n (u8), then n bytes of ASCII (`international`) |
 //! | 1, 1 | board width, height (u8) |
 //! | 2 | regions, u16 (16 on 10x10, 9 on 8x8, 25 on 12x12) |
 //! | 1 | squares a region, u8 = 8 |
 //! | 2 | linear terms, u16 = 11 (their order: [`pattern::LINEAR_NAMES`]) |
-//! | 2, 1 | version 2 only: edge patterns, u16 = 4, and squares an edge pattern, u8 = 9 |
+//! | 2, 1 | versions 2 and 3: edge patterns, u16 = 4 (version 3: 0 or 4), and squares an edge pattern, u8 = 9 |
+//! | 2, 1 | version 3 only: big windows, u16 (8 on 10x10, 6 on 8x8, 10 on 12x12: [`pattern::Windows`]), and squares a window, u8 = 12 |
 //! | 1 | phases, u8 = 2 (middle game, endgame) |
 //! | 1 | fraction bits of the weights, u8 = 3 (a weight `w` is `w / 8` hundredths of a man) |
 //! | 4 | K, f32: the logistic scale the weights were fitted with (informative) |
 //! | regions x 6561 x 2 x 2 | pattern weights, i16: region by region, configuration by configuration (the ternary number of the region's squares, in bit order, 0 empty, 1 side to move's man, 2 the other's), middle game then endgame |
-//! | edges x 19683 x 2 x 2 | version 2 only: edge-pattern weights, the same way ([`pattern::Edges`] gives their squares) |
+//! | edges x 19683 x 2 x 2 | edge-pattern weights (if any), the same way ([`pattern::Edges`] gives their squares) |
+//! | windows x 531441 x 2 x 2 | version 3 only: big-window weights, the same way ([`pattern::Windows`]) |
 //! | linear x 2 x 4 | linear weights, i32, middle game then endgame |
 //! | 8 | checksum, u64: FNV-1a of every byte before it |
 //!
@@ -34,10 +36,11 @@
 //! [`restore_default`] points it back. A loaded net is kept until the process ends, so a search that
 //! is still reading the old one is never left with freed memory, and there is no `unsafe` code: the
 //! cost is a bounded amount of memory (at most [`MAX_LOADS`] nets a variant, 420 KB each on
-//! 10x10). The hot path ([`current`]) is one atomic load and a `OnceLock` read.
+//! 10x10, 17 MB with big windows). The hot path ([`current`]) is one atomic load and a `OnceLock` read.
 
 use super::pattern::{
     self, EDGE_ENTRIES, EDGE_SQUARES, EDGES, ENTRIES, LINEAR, Net, REGION_SQUARES, Regions, SHIFT,
+    WINDOW_ENTRIES, WINDOW_SQUARES, Windows,
 };
 use crate::bytes::ByteReader;
 use crate::draughts::geom::Geometry;
@@ -51,6 +54,8 @@ pub const MAGIC: &[u8; 8] = b"TEMPOPAT";
 pub const VERSION: u32 = 1;
 /// The format version of a net with edge patterns.
 pub const VERSION_EDGES: u32 = 2;
+/// The format version of a net with big windows (with or without edge patterns).
+pub const VERSION_WINDOWS: u32 = 3;
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -66,7 +71,15 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn encode(net: &Net) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + net.patterns.len() * 4);
     out.extend_from_slice(MAGIC);
-    let version = if net.edges > 0 { VERSION_EDGES } else { VERSION };
+    // The oldest version that holds the net, so that nets without the newer features keep
+    // their files byte for byte.
+    let version = if net.windows > 0 {
+        VERSION_WINDOWS
+    } else if net.edges > 0 {
+        VERSION_EDGES
+    } else {
+        VERSION
+    };
     out.extend_from_slice(&version.to_le_bytes());
     out.push(net.variant.len() as u8);
     out.extend_from_slice(net.variant.as_bytes());
@@ -75,9 +88,13 @@ pub fn encode(net: &Net) -> Vec<u8> {
     out.extend_from_slice(&(net.regions as u16).to_le_bytes());
     out.push(REGION_SQUARES as u8);
     out.extend_from_slice(&(LINEAR as u16).to_le_bytes());
-    if net.edges > 0 {
+    if version >= VERSION_EDGES {
         out.extend_from_slice(&(net.edges as u16).to_le_bytes());
         out.push(EDGE_SQUARES as u8);
+    }
+    if version >= VERSION_WINDOWS {
+        out.extend_from_slice(&(net.windows as u16).to_le_bytes());
+        out.push(WINDOW_SQUARES as u8);
     }
     out.push(2);
     out.push(SHIFT as u8);
@@ -106,9 +123,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         return Err("not a Tempo weight file (the magic TEMPOPAT is missing)".into());
     }
     let version = r.u32("version")?;
-    if version != VERSION && version != VERSION_EDGES {
+    if !(VERSION..=VERSION_WINDOWS).contains(&version) {
         return Err(format!(
-            "weight file version {version}; this Tempo reads versions {VERSION} and {VERSION_EDGES}"
+            "weight file version {version}; this Tempo reads versions {VERSION} to {VERSION_WINDOWS}"
         ));
     }
     if bytes.len() < 8 || fnv1a(&bytes[..bytes.len() - 8]).to_le_bytes() != bytes[bytes.len() - 8..] {
@@ -134,15 +151,31 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     }
     let squares = usize::from(r.u8("region size")?);
     let linear = usize::from(r.u16("linear count")?);
-    let edges = if version == VERSION_EDGES {
+    let edges = if version >= VERSION_EDGES {
         let edges = usize::from(r.u16("edge-pattern count")?);
         let squares = usize::from(r.u8("edge-pattern size")?);
-        if edges != EDGES || squares != EDGE_SQUARES {
+        // Version 3 says whether it has them; version 2 always has them.
+        let none = version == VERSION_WINDOWS && edges == 0;
+        if !none && (edges != EDGES || squares != EDGE_SQUARES) {
             return Err(format!(
                 "{edges} edge patterns of {squares} squares; this Tempo uses {EDGES} of {EDGE_SQUARES}"
             ));
         }
         edges
+    } else {
+        0
+    };
+    let windows = if version == VERSION_WINDOWS {
+        let windows = usize::from(r.u16("window count")?);
+        let squares = usize::from(r.u8("window size")?);
+        let expected = Windows::new(width, height).count;
+        if windows != expected || squares != WINDOW_SQUARES {
+            return Err(format!(
+                "{windows} big windows of {squares} squares; this Tempo uses {expected} of \
+                 {WINDOW_SQUARES} on a {width}x{height} board"
+            ));
+        }
+        windows
     } else {
         0
     };
@@ -155,7 +188,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         ));
     }
     let k = r.f32("K")?;
-    let entries = regions * ENTRIES + edges * EDGE_ENTRIES;
+    let entries = regions * ENTRIES + edges * EDGE_ENTRIES + windows * WINDOW_ENTRIES;
     let body = entries * 4 + LINEAR * 8 + 8;
     if r.rest().len() != body {
         return Err(format!(
@@ -179,6 +212,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         height,
         regions,
         edges,
+        windows,
         patterns,
         linear: lin,
         k,
@@ -494,6 +528,59 @@ mod tests {
         assert_eq!(back, net);
         // The same weights without the edge patterns' table are a version-1 file of another size.
         assert!(bytes.len() > encode(&sample_net()).len() + EDGES * EDGE_ENTRIES * 4 - 4);
+    }
+
+    /// A net with big windows (and random weights everywhere) is a version-3 file that reads back
+    /// as the same net, with or without edge patterns; a corrupt one is refused.
+    #[test]
+    fn a_weight_file_with_big_windows_round_trips_as_version_3() {
+        use crate::draughts::rules::InternationalRules;
+        for edges in [false, true] {
+            let mut net = Net::initial_of::<InternationalRules>(edges, true);
+            assert_eq!(net.windows, 8);
+            for (i, w) in net.patterns.iter_mut().enumerate() {
+                *w = [(i % 89) as i16 - 44, (i % 13) as i16];
+            }
+            net.linear[2] = [-5, 9];
+            let bytes = encode(&net);
+            assert_eq!(
+                u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+                VERSION_WINDOWS
+            );
+            let tables = 16 * ENTRIES + net.edges * EDGE_ENTRIES + 8 * WINDOW_ENTRIES;
+            assert!(bytes.len() > tables * 4, "{}", bytes.len());
+            let back = decode_for::<InternationalRules>(&bytes).unwrap();
+            assert_eq!(back.windows, 8);
+            assert_eq!(back.edges, net.edges);
+            assert_eq!(back, net);
+            // One bit flipped in the windows' weights, near the end of the file.
+            let mut flipped = bytes.clone();
+            let at = bytes.len() - 1000;
+            flipped[at] ^= 0x10;
+            let err = decode_for::<InternationalRules>(&flipped).unwrap_err();
+            assert!(err.contains("checksum"), "{err}");
+            // A window count that is not the board's, with a checksum that matches.
+            let mut recounted = bytes[..bytes.len() - 8].to_vec();
+            let count_at = 12 + 1 + "international".len() + 2 + 2 + 1 + 2 + 3;
+            assert_eq!(recounted[count_at], 8);
+            recounted[count_at] = 7;
+            let sum = fnv1a(&recounted);
+            recounted.extend_from_slice(&sum.to_le_bytes());
+            let err = decode_for::<InternationalRules>(&recounted).unwrap_err();
+            assert!(err.contains("7 big windows"), "{err}");
+            // Truncated by the last window's table.
+            let mut short = bytes[..bytes.len() - 8 - WINDOW_ENTRIES * 4].to_vec();
+            let sum = fnv1a(&short);
+            short.extend_from_slice(&sum.to_le_bytes());
+            let err = decode_for::<InternationalRules>(&short).unwrap_err();
+            assert!(err.contains("bytes of weights"), "{err}");
+        }
+        // Without windows a net keeps its old version.
+        let old = Net::initial_of::<InternationalRules>(true, false);
+        assert_eq!(
+            u32::from_le_bytes(encode(&old)[8..12].try_into().unwrap()),
+            VERSION_EDGES
+        );
     }
 
     #[test]

@@ -102,6 +102,12 @@ pub struct TrainArgs {
     /// and bottom; 3^9 configurations each): a version-2 weight file, about 75 % larger (735 KB against 420 KB on 10x10).
     #[arg(long)]
     pub edges: bool,
+    /// Also fit the big windows (four columns by six rows, 3^12 configurations each; 8 on
+    /// 10x10): a version-3 weight file of 17 MB on 10x10. With --init from a net without them
+    /// they start at zero, so they learn corrections of that net's evaluation; L-BFGS then
+    /// fits only the weights the data uses ([`fit_lbfgs_used`]).
+    #[arg(long)]
+    pub windows: bool,
     /// L-BFGS ridge penalty, in positions: every weight is pulled towards zero as strongly as
     /// this many positions of evidence at even odds pull it towards their results, so a
     /// configuration seen in far fewer positions keeps a weight near zero.
@@ -183,7 +189,9 @@ pub enum Optimizer {
 pub struct Samples {
     /// Whether the edge patterns are read (set before the first [`Samples::push`]).
     pub edges: bool,
-    /// Pattern slots a position: its regions, then its edge patterns if any.
+    /// Whether the big windows are read (set before the first [`Samples::push`]).
+    pub windows: bool,
+    /// Pattern slots a position: its regions, then its edge patterns and big windows if any.
     pub slots: usize,
     /// Each slot's configuration as its place in a net's table ([`pattern::slot_base`] plus the
     /// configuration), `slots` a position.
@@ -211,13 +219,19 @@ impl Samples {
     }
     /// Adds a position of variant `R`: its search score and the result for White.
     pub fn push<R: Rules>(&mut self, pos: &Draughts<R>, score: i32, white_result: f32) {
-        let f = pattern::features_with(pos, self.edges);
-        self.slots = f.regions + f.edges;
+        let f = pattern::features_of(pos, self.edges, self.windows);
+        self.slots = f.regions + f.edges + f.windows;
         self.index.extend(
-            f.index[..self.slots]
+            f.index[..f.regions + f.edges]
                 .iter()
                 .enumerate()
                 .map(|(s, &x)| (pattern::slot_base(f.regions, s) + usize::from(x)) as u32),
+        );
+        self.index.extend(
+            f.window[..f.windows]
+                .iter()
+                .enumerate()
+                .map(|(w, &x)| (pattern::window_base(f.regions, f.edges, w) + x as usize) as u32),
         );
         self.linear
             .extend(f.linear.iter().map(|&x| x.clamp(-32768, 32767) as i16));
@@ -233,11 +247,10 @@ impl Samples {
 }
 
 /// Reads the self-play files into training and held-out positions, with the edge patterns when
-/// `edges`.
+/// `edges` (no big windows).
 ///
 /// # Errors
-/// A file that cannot be read, written for another variant, or holding a line that is neither a
-/// comment nor a position of the variant.
+/// As [`load_of`].
 pub fn load<R: Rules>(
     paths: &[PathBuf],
     holdout: f64,
@@ -245,12 +258,31 @@ pub fn load<R: Rules>(
     max: Option<usize>,
     edges: bool,
 ) -> Result<(Samples, Samples), String> {
+    load_of::<R>(paths, holdout, seed, max, edges, false)
+}
+
+/// Reads the self-play files into training and held-out positions, with the edge patterns when
+/// `edges` and the big windows when `windows`.
+///
+/// # Errors
+/// A file that cannot be read, written for another variant, or holding a line that is neither a
+/// comment nor a position of the variant.
+pub fn load_of<R: Rules>(
+    paths: &[PathBuf],
+    holdout: f64,
+    seed: u64,
+    max: Option<usize>,
+    edges: bool,
+    windows: bool,
+) -> Result<(Samples, Samples), String> {
     let mut train = Samples {
         edges,
+        windows,
         ..Samples::default()
     };
     let mut held = Samples {
         edges,
+        windows,
         ..Samples::default()
     };
     let mut pending: Vec<(Draughts<R>, i32, f32)> = Vec::new();
@@ -817,6 +849,64 @@ pub fn fit_lbfgs(
     (net, epochs)
 }
 
+/// [`fit_lbfgs`] over the pattern weights that `train` or `held` use, the linear weights, and no
+/// others: a net with big windows has 4 million pattern weights on 10x10 of which a few hundred
+/// thousand positions use a fraction, and L-BFGS keeps some 30 vectors of its size. A weight no
+/// position uses has no gradient but the ridge's, so its optimum is known without the fit: its
+/// value in `start` when `anchored` or without a ridge, zero otherwise. The used weights are
+/// renumbered, the samples' indices with them, the fit runs on that small net, and its weights
+/// are put back in place.
+#[allow(clippy::too_many_arguments)]
+pub fn fit_lbfgs_used(
+    start: Net,
+    train: &Samples,
+    held: &Samples,
+    o: &Options,
+    iterations: u32,
+    ridge: f64,
+    anchored: bool,
+    report: impl FnMut(&Epoch),
+) -> (Net, Vec<Epoch>) {
+    const UNUSED: u32 = u32::MAX;
+    let mut renumber = vec![UNUSED; start.patterns.len()];
+    let mut used = Vec::new();
+    for &x in train.index.iter().chain(&held.index) {
+        let r = &mut renumber[x as usize];
+        if *r == UNUSED {
+            *r = used.len() as u32;
+            used.push(x);
+        }
+    }
+    let compact = |s: &Samples| Samples {
+        index: s.index.iter().map(|&x| renumber[x as usize]).collect(),
+        ..s.clone()
+    };
+    let small = Net {
+        patterns: used.iter().map(|&x| start.patterns[x as usize]).collect(),
+        ..start.clone()
+    };
+    let (fitted, epochs) = fit_lbfgs(
+        small,
+        &compact(train),
+        &compact(held),
+        o,
+        iterations,
+        ridge,
+        anchored,
+        report,
+    );
+    let mut net = start;
+    if !anchored && ridge > 0.0 {
+        net.patterns.fill([0, 0]);
+    }
+    for (&x, &w) in used.iter().zip(&fitted.patterns) {
+        net.patterns[x as usize] = w;
+    }
+    net.linear = fitted.linear;
+    net.k = fitted.k;
+    (net, epochs)
+}
+
 /// The loss of integer weights `net` over `s` (what the engine will use, rounding included).
 pub fn net_loss(net: &Net, s: &Samples, o: &Options) -> f64 {
     let model = Model::from_net(net);
@@ -841,6 +931,15 @@ pub fn hand_loss(s: &Samples, o: &Options) -> f64 {
 fn read_net<R: Rules>(path: &std::path::Path, s: &Samples) -> Result<Net, String> {
     let bytes = crate::fsutil::read_capped(path, weights::MAX_FILE_BYTES)?;
     let net = weights::decode_for::<R>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    // A net without big windows scores as before with windows of zero weight: the start of a
+    // fit that learns them, or a comparison on data read with them.
+    let net = net.with_windows(s.windows);
+    if net.windows > 0 && !s.windows {
+        return Err(format!(
+            "{}: weights with big windows, data read without them (add --windows)",
+            path.display()
+        ));
+    }
     if net.slots() != s.slots {
         let with = |edges: bool| if edges { "with" } else { "without" };
         return Err(format!(
@@ -926,12 +1025,13 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         crate::fsutil::check_writable(out).map_err(|e| format!("--out: {e}"))?;
     }
     let clock = Instant::now();
-    let (train, held) = load::<R>(
+    let (train, held) = load_of::<R>(
         &args.data,
         args.holdout,
         args.seed,
         args.max_positions,
         args.edges,
+        args.windows,
     )?;
     if train.is_empty() {
         return Err("no finished game in the data".into());
@@ -941,7 +1041,12 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         train.len(),
         held.len(),
         Regions::of::<R::Board>().count,
-        if args.edges { " and 4 edge patterns" } else { "" },
+        match (args.edges, args.windows) {
+            (true, true) => " and 4 edge patterns and big windows",
+            (true, false) => " and 4 edge patterns",
+            (false, true) => " and big windows",
+            (false, false) => "",
+        },
         clock.elapsed().as_secs_f64()
     );
     let k = match args.k {
@@ -965,7 +1070,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     };
     let (start, anchored) = match &args.init {
         Some(path) => (read_net::<R>(path, &train)?, true),
-        None => (Net::initial_with::<R>(args.edges), false),
+        None => (Net::initial_of::<R>(args.edges, args.windows), false),
     };
     eprintln!(
         "hand-set evaluation: train loss {:.5}  held-out loss {:.5}",
@@ -999,6 +1104,26 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
                 fit_clock.elapsed().as_secs_f64()
             );
         }),
+        // With big windows, only the weights the data uses (a fraction of their 4 million).
+        Optimizer::Lbfgs if start.windows > 0 => fit_lbfgs_used(
+            start,
+            &train,
+            &held,
+            &o,
+            args.iterations,
+            args.ridge,
+            anchored,
+            |e| {
+                eprintln!(
+                    "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
+                    e.epoch,
+                    args.iterations,
+                    e.train,
+                    e.held,
+                    fit_clock.elapsed().as_secs_f64()
+                );
+            },
+        ),
         Optimizer::Lbfgs => fit_lbfgs(
             start,
             &train,
@@ -1273,13 +1398,89 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Big windows fitted on a few hundred positions: from zero they lower the loss, from a net
+    /// without them read with `--init` they start at zero (the start scores as that net) and
+    /// learn a correction; weights no position uses stay at zero.
+    #[test]
+    fn big_windows_lower_the_loss_and_start_from_a_net_without_them() {
+        let dir = std::env::temp_dir().join(format!("tempo-windows-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data.txt");
+        std::fs::write(&data, tiny_data(40, 6)).unwrap();
+        let path = std::slice::from_ref(&data);
+        let (train, held) = load_of::<BrazilianRules>(path, 0.25, 1, None, false, true).unwrap();
+        let (plain, plain_held) = load::<BrazilianRules>(path, 0.25, 1, None, false).unwrap();
+        assert_eq!(train.slots, 9 + 6);
+        assert_eq!(train.len(), plain.len());
+        assert!(train.len() > 300, "{}", train.len());
+        let o = lbfgs_options(0.7, &train);
+        // From the hand-set start, windows and all.
+        let start = Net::initial_of::<BrazilianRules>(false, true);
+        let before = net_loss(&start, &train, &o);
+        let (net, epochs) = fit_lbfgs_used(start, &train, &held, &o, 30, 1.0, false, |_| {});
+        assert!(!epochs.is_empty());
+        let after = net_loss(&net, &train, &o);
+        assert!(after < before - 0.01, "train loss {before} -> {after}");
+        let windows = &net.patterns[net.window_base(0)..];
+        let nonzero = windows.iter().filter(|w| **w != [0, 0]).count();
+        let used: std::collections::HashSet<u32> = train
+            .index
+            .iter()
+            .chain(&held.index)
+            .copied()
+            .filter(|&x| x as usize >= net.window_base(0))
+            .collect();
+        assert!(nonzero > 0, "the windows were fitted");
+        assert!(
+            nonzero <= used.len(),
+            "{nonzero} weights set, {} used",
+            used.len()
+        );
+        // From a net without windows: fitted on the same positions read without them.
+        let (old, _) = fit_lbfgs(
+            Net::initial::<BrazilianRules>(),
+            &plain,
+            &plain_held,
+            &o,
+            20,
+            1.0,
+            false,
+            |_| {},
+        );
+        let file = dir.join("old.bin");
+        std::fs::write(&file, weights::encode(&old)).unwrap();
+        let init = read_net::<BrazilianRules>(&file, &train).unwrap();
+        assert_eq!(init.windows, 6);
+        assert!(init.patterns[init.window_base(0)..].iter().all(|w| *w == [0, 0]));
+        let old_loss = net_loss(&old, &plain, &o);
+        assert_eq!(net_loss(&init, &train, &o), old_loss);
+        let (corrected, _) = fit_lbfgs_used(init.clone(), &train, &held, &o, 20, 1.0, true, |_| {});
+        assert!(
+            net_loss(&corrected, &train, &o) < old_loss - 0.005,
+            "{} against {old_loss}",
+            net_loss(&corrected, &train, &o)
+        );
+        // A region configuration no position uses keeps its weight from the start.
+        let unused = (0..init.window_base(0))
+            .find(|x| !train.index.contains(&(*x as u32)) && !held.index.contains(&(*x as u32)))
+            .unwrap();
+        assert_eq!(corrected.patterns[unused], init.patterns[unused]);
+        // A net with windows against data read without them is refused.
+        let with = dir.join("with.bin");
+        std::fs::write(&with, weights::encode(&corrected)).unwrap();
+        let err = read_net::<BrazilianRules>(&with, &plain).unwrap_err();
+        assert!(err.contains("add --windows"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// The model the fit works on scores a position as the engine's [`Net::score`] does (up to
-    /// the engine's integer rounding), edge patterns included: the two index the same weights.
+    /// the engine's integer rounding), edge patterns and big windows included: the two index the
+    /// same weights.
     #[test]
     fn the_fitted_model_is_the_engines_evaluation() {
         use rand::{Rng, SeedableRng};
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let mut net = Net::initial_with::<BrazilianRules>(true);
+        let mut net = Net::initial_of::<BrazilianRules>(true, true);
         for w in &mut net.patterns {
             *w = [rng.random_range(-300..300), rng.random_range(-300..300)];
         }
@@ -1288,6 +1489,7 @@ mod tests {
         }
         let mut s = Samples {
             edges: true,
+            windows: true,
             ..Samples::default()
         };
         let mut positions = Vec::new();
