@@ -263,7 +263,10 @@ pub fn variant_of(args: &AnalyzeArgs) -> Result<(Variant, Option<String>), Strin
         Some(t) => crate::arena::variant_of_game_type(t)
             .map(|v| (v, Some(format!("from the GameType tag {t:?}"))))
             .ok_or_else(|| {
-                format!("game {}: GameType {t:?} names no variant Tempo plays; give --variant", args.game)
+                format!(
+                    "game {}: GameType {t:?} names no variant Tempo plays; give --variant",
+                    args.game
+                )
             }),
     }
 }

@@ -389,7 +389,10 @@ fn an_input_without_end_is_refused_at_once() {
     let out = tempo(&["analyze", "--pdn", "/dev/zero", "--depth", "1"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("cannot read /dev/zero: it is a device, not a regular file"), "{err}");
+    assert!(
+        err.contains("cannot read /dev/zero: it is a device, not a regular file"),
+        "{err}"
+    );
     let fifo = std::env::temp_dir().join(format!("tempo-analyze-{}-fifo.pdn", std::process::id()));
     let _ = std::fs::remove_file(&fifo);
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
@@ -424,16 +427,24 @@ fn the_variant_comes_from_the_game_type_tag() {
         "{out}"
     );
     // Read as International, the same game fails, and says how it was read.
-    let out = tempo(&["analyze", "--pdn", &russian.path(), "--depth", "2", "-v", "international"]);
+    let out = tempo(&[
+        "analyze",
+        "--pdn",
+        &russian.path(),
+        "--depth",
+        "2",
+        "-v",
+        "international",
+    ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("game 1:"), "{err}");
-    let odd = PdnFile::new(
-        "gametype-99",
-        "[GameType \"99\"]\n[Result \"*\"]\n\n1. 32-28 *\n",
-    );
+    let odd = PdnFile::new("gametype-99", "[GameType \"99\"]\n[Result \"*\"]\n\n1. 32-28 *\n");
     let out = tempo(&["analyze", "--pdn", &odd.path(), "--depth", "2"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("GameType \"99\"") && err.contains("--variant"), "{err}");
+    assert!(
+        err.contains("GameType \"99\"") && err.contains("--variant"),
+        "{err}"
+    );
 }

@@ -15,7 +15,9 @@ fn root() -> &'static Path {
 /// Every Markdown file of the repository, outside build output and dependencies.
 fn markdown_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
         for e in entries.flatten() {
             let p = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
@@ -165,7 +167,11 @@ fn every_relative_link_in_the_markdown_files_resolves() {
                     Some((p, a)) => (p, Some(a)),
                     None => (target.as_str(), None),
                 };
-                let dest = if path.is_empty() { file.clone() } else { dir.join(path) };
+                let dest = if path.is_empty() {
+                    file.clone()
+                } else {
+                    dir.join(path)
+                };
                 let shown = file.strip_prefix(root()).unwrap_or(file).display().to_string();
                 if !dest.exists() {
                     bad.push(format!("{shown} (prose line {}): {target}: no such file", n + 1));
@@ -176,7 +182,10 @@ fn every_relative_link_in_the_markdown_files_resolves() {
                 {
                     let heads = anchors(&std::fs::read_to_string(&dest).unwrap());
                     if !heads.iter().any(|h| h == a) {
-                        bad.push(format!("{shown} (prose line {}): {target}: no heading #{a}", n + 1));
+                        bad.push(format!(
+                            "{shown} (prose line {}): {target}: no heading #{a}",
+                            n + 1
+                        ));
                     }
                 }
             }
@@ -187,7 +196,10 @@ fn every_relative_link_in_the_markdown_files_resolves() {
 
 #[test]
 fn the_link_checker_sees_what_it_should() {
-    assert_eq!(link_targets("see [a](docs/x.md#y) and [b](<c d.md>)"), ["docs/x.md#y", "c"]);
+    assert_eq!(
+        link_targets("see [a](docs/x.md#y) and [b](<c d.md>)"),
+        ["docs/x.md#y", "c"]
+    );
     assert!(link_targets("code `[a](b)` only").is_empty());
     assert_eq!(link_targets("[ref]: docs/a.md \"title\""), ["docs/a.md"]);
     assert!(link_targets("   [`X`, dirs `w e`]: A holds any piece").is_empty());
@@ -200,7 +212,10 @@ fn the_link_checker_sees_what_it_should() {
 enum Step {
     Send(String),
     /// The engine's next line equals it, or starts with it when `prefix`.
-    Expect { text: String, prefix: bool },
+    Expect {
+        text: String,
+        prefix: bool,
+    },
     /// Any lines until the next expected one.
     Gap,
 }
@@ -265,7 +280,13 @@ fn protocol_md_examples_replay_against_the_binary() {
                 }
                 Step::Gap => gap = true,
                 Step::Expect { text, prefix } => {
-                    let matches = |l: &str| if *prefix { l.starts_with(text.as_str()) } else { l == text };
+                    let matches = |l: &str| {
+                        if *prefix {
+                            l.starts_with(text.as_str())
+                        } else {
+                            l == text
+                        }
+                    };
                     if gap {
                         e.until_at(wait, matches);
                         gap = false;

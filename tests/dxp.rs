@@ -607,8 +607,14 @@ fn bad_settings_and_unwritable_records_are_refused_before_play() {
             &["--listen", "127.0.0.1:0", "--pdn", "/nonexistent/x.pdn"][..],
             "--pdn /nonexistent/x.pdn",
         ),
-        (&["--listen", "127.0.0.1:0", "--pdn", "/dev/full"][..], "not a regular file"),
-        (&["--listen", "127.0.0.1:0", "--log", "/dev/full"][..], "--log /dev/full"),
+        (
+            &["--listen", "127.0.0.1:0", "--pdn", "/dev/full"][..],
+            "not a regular file",
+        ),
+        (
+            &["--listen", "127.0.0.1:0", "--log", "/dev/full"][..],
+            "--log /dev/full",
+        ),
         (&["--listen", "127.0.0.1:0", "--tt", "0"][..], "--tt"),
         (
             &["--listen", "127.0.0.1:0", "--message-timeout", "0"][..],

@@ -189,7 +189,10 @@ fn the_readme_pydraughts_snippet_runs() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
-    let line = stdout.lines().find(|l| l.starts_with("Tempo plays ")).unwrap_or_else(|| panic!("{stdout}"));
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Tempo plays "))
+        .unwrap_or_else(|| panic!("{stdout}"));
     // A legal first move of International draughts, in pydraughts' numbering (the same there).
     let mv = line.trim_start_matches("Tempo plays ");
     let start = <tempo::draughts::International as Game>::start();

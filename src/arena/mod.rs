@@ -377,9 +377,7 @@ pub fn variant_of_game_type(tag: &str) -> Option<Variant> {
         Variant::Frisian,
     ]
     .into_iter()
-    .find(|&v| {
-        game_type(v).and_then(|t| t.split(',').next()?.parse::<u32>().ok()) == Some(number)
-    })
+    .find(|&v| game_type(v).and_then(|t| t.split(',').next()?.parse::<u32>().ok()) == Some(number))
 }
 
 /// Today's date as PDN writes it (`YYYY.MM.DD`, UTC), from the system clock.

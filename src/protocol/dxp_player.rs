@@ -861,7 +861,7 @@ pub fn run(args: &DxpArgs) -> Result<(), String> {
         ("--message-timeout", args.message_timeout),
         ("--idle-timeout", args.idle_timeout),
     ] {
-        if !(s > 0.0) {
+        if s.is_nan() || s <= 0.0 {
             return Err(format!("{name} must be a number of seconds above 0, not {s}"));
         }
     }

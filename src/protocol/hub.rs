@@ -5,7 +5,8 @@ use super::session::{Report, Session, SetupError, Start, new_session};
 use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
 use crate::search::{
-    Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS, Strength, WIN,
+    Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS,
+    Strength, WIN,
 };
 use crate::tt::WIN_BOUND;
 use crate::variant::Variant;
@@ -537,7 +538,9 @@ impl Hub {
             "move-overhead" => {
                 let n = integer(name, value)?;
                 if n > u64::from(MOVE_OVERHEAD_MAX_MS) {
-                    return Err(format!("move-overhead={n} is out of range 0-{MOVE_OVERHEAD_MAX_MS}"));
+                    return Err(format!(
+                        "move-overhead={n} is out of range 0-{MOVE_OVERHEAD_MAX_MS}"
+                    ));
                 }
                 self.move_overhead = n as u32;
             }

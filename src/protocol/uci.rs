@@ -5,8 +5,8 @@ use super::session::{Report, Session, Start, new_session};
 use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
 use crate::search::{
-    Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS, Strength,
-    win_distance,
+    Clock, ELO_MAX, ELO_MIN, Info, Limits, MAX_DEPTH, MAX_THREADS, MOVE_OVERHEAD, MOVE_OVERHEAD_MAX_MS,
+    Strength, win_distance,
 };
 use crate::variant::Variant;
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -441,7 +441,9 @@ impl Uci {
                     .ok()
                     .filter(|&n| n <= MOVE_OVERHEAD_MAX_MS)
                     .ok_or_else(|| {
-                        format!("option Move Overhead takes milliseconds 0-{MOVE_OVERHEAD_MAX_MS}, not {value:?}")
+                        format!(
+                            "option Move Overhead takes milliseconds 0-{MOVE_OVERHEAD_MAX_MS}, not {value:?}"
+                        )
                     })?;
                 self.move_overhead = n;
             }
