@@ -10,6 +10,7 @@
 //! - [`egdb`]: endgame databases, built by retrograde analysis and probed by the search;
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
 //!   never imports them);
+//! - [`book`]: the opening book, grown by Tempo's search and probed through a small interface;
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
 //! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games;
 //! - [`arena`]: `tempo match`, the match manager that plays engines against each other;
@@ -25,6 +26,7 @@ pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod bits;
+pub mod book;
 pub mod bytes;
 pub mod draughts;
 pub mod egdb;

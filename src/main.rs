@@ -155,6 +155,14 @@ enum Command {
                       \x20        tempo egdb verify --variant russian --dir egdb"
     )]
     Egdb(tempo::egdb::cli::EgdbArgs),
+    /// Opening books: grow one best-first with Tempo's search, probe a position, print a book's
+    /// figures, verify a file. See docs/book.md.
+    #[command(
+        after_help = "Example: tempo book build --variant international --depth 8 --positions 5000 --out intl.book\n\
+                      \x20        tempo book probe --variant international --book intl.book\n\
+                      \x20        tempo book verify --book intl.book"
+    )]
+    Book(tempo::book::cli::BookArgs),
 }
 
 #[derive(clap::Args)]
@@ -410,6 +418,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Train(args)) => tempo::train::run(args),
         Some(Command::Egdb(args)) => tempo::egdb::cli::run(args),
+        Some(Command::Book(args)) => tempo::book::cli::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,281 @@
+//! `tempo book`: tiny International books built with small node budgets, probed, verified,
+//! damaged, grown further; the choice of a book move with a margin; transpositions.
+
+use rand::SeedableRng;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use tempo::book::Book;
+use tempo::draughts::International;
+use tempo::game::{Game, MoveList, MoveStyle};
+
+fn tempo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .args(args)
+        .output()
+        .expect("the tempo binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A file name in the temporary directory, removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str) -> TempFile {
+        let path = std::env::temp_dir().join(format!("tempo-book-{}-{name}.book", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        TempFile(path)
+    }
+    fn path(&self) -> String {
+        self.0.to_string_lossy().to_string()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Builds (or grows) the International book `out` with `args`, asserting success.
+fn build(out: &TempFile, args: &[&str]) {
+    let path = out.path();
+    let mut all = vec![
+        "book",
+        "build",
+        "--variant",
+        "international",
+        "--quiet",
+        "--out",
+        &path,
+    ];
+    all.extend_from_slice(args);
+    let o = tempo(&all);
+    assert!(o.status.success(), "tempo {all:?} failed: {}", stderr(&o));
+    assert!(o.stderr.is_empty(), "--quiet printed: {}", stderr(&o));
+}
+
+fn info(out: &TempFile) -> HashMap<String, String> {
+    let o = tempo(&["book", "info", "--book", &out.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn tiny(name: &str, threads: &str) -> TempFile {
+    let out = TempFile::new(name);
+    build(
+        &out,
+        &["--nodes", "300", "--positions", "40", "--threads", threads],
+    );
+    out
+}
+
+#[test]
+fn a_tiny_book_is_built_probed_and_verified() {
+    let out = tiny("tiny", "1");
+    let facts = info(&out);
+    assert_eq!(facts["variant"], "international");
+    let positions: usize = facts["positions"].parse().unwrap();
+    assert!((20..=40).contains(&positions), "{facts:?}");
+    assert_eq!(facts["bytes"], (48 + 16 * positions + 4).to_string());
+    assert!(facts["deepest"].parse::<u32>().unwrap() >= 2, "{facts:?}");
+
+    let o = tempo(&["book", "verify", "--book", &out.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("scores consistent"), "{}", stdout(&o));
+
+    // The initial position has nine moves, all in the book, the best first.
+    let o = tempo(&[
+        "book",
+        "probe",
+        "--variant",
+        "international",
+        "--book",
+        &out.path(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("position score"), "{text}");
+    assert!(text.contains("expanded"), "{text}");
+    let scores: Vec<i32> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(scores.len(), 9, "{text}");
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{text}");
+    let book = Book::load_for::<International>(&out.0).unwrap();
+    assert_eq!(book.find(International::start().key()).unwrap().score, scores[0]);
+
+    // A position off the book: no moves.
+    let o = tempo(&[
+        "book",
+        "probe",
+        "--variant",
+        "international",
+        "--book",
+        &out.path(),
+        "W:W50:B1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "position not in the book");
+
+    // Another variant's reader refuses it.
+    let o = tempo(&["book", "probe", "--variant", "russian", "--book", &out.path()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("a book of international, not of russian"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_damaged_book_is_refused_with_the_reason() {
+    let out = tiny("damaged", "1");
+    let mut bytes = std::fs::read(&out.0).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    std::fs::write(&out.0, &bytes).unwrap();
+    for args in [
+        vec!["book", "verify", "--book"],
+        vec!["book", "info", "--book"],
+        vec!["book", "probe", "--book"],
+    ] {
+        let mut all = args.clone();
+        let path = out.path();
+        all.push(&path);
+        let o = tempo(&all);
+        assert!(!o.status.success(), "{all:?} accepted a damaged book");
+        assert!(
+            stderr(&o).contains("checksum mismatch"),
+            "{all:?}: {}",
+            stderr(&o)
+        );
+    }
+    // A book cut short says so.
+    std::fs::write(&out.0, &bytes[..bytes.len() - 7]).unwrap();
+    let o = tempo(&["book", "verify", "--book", &out.path()]);
+    assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
+    // Growing a damaged book is refused, and the file is left as it was.
+    let path = out.path();
+    let o = tempo(&["book", "build", "--quiet", "--nodes", "100", "--out", &path]);
+    assert!(!o.status.success());
+    assert_eq!(std::fs::read(&out.0).unwrap(), &bytes[..bytes.len() - 7]);
+}
+
+#[test]
+fn threads_do_not_change_the_book_and_a_book_grows_further() {
+    let one = tiny("one-thread", "1");
+    let two = tiny("two-threads", "2");
+    assert_eq!(std::fs::read(&one.0).unwrap(), std::fs::read(&two.0).unwrap());
+    let before = Book::load(&one.0).unwrap();
+    build(&one, &["--nodes", "300", "--positions", "80", "--threads", "2"]);
+    let after = Book::load(&one.0).unwrap();
+    assert!(
+        after.len() > before.len() + 20,
+        "{} then {}",
+        before.len(),
+        after.len()
+    );
+    // Every position of the small book is still there, and the grown book is sound.
+    for e in before.entries() {
+        assert!(after.find(e.key).is_some());
+    }
+    let o = tempo(&["book", "verify", "--book", &one.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn margin_zero_plays_the_best_move_and_a_large_margin_varies() {
+    let out = tiny("margin", "1");
+    let book = Book::load_for::<International>(&out.0).unwrap();
+    let root = International::start();
+    let moves = book.moves(&root);
+    let best = moves[0].score;
+    let mut wide = BTreeSet::new();
+    for seed in 0..64 {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let m = book.choose(&root, 0, &mut rng).unwrap();
+        assert_eq!(m.score, best);
+        let m = book.choose(&root, 10_000, &mut rng).unwrap();
+        wide.insert(root.format_move(&m.mv, MoveStyle::Standard));
+    }
+    assert!(wide.len() >= 4, "{wide:?}");
+    // No choice where the book does not know every move.
+    let leaf = moves
+        .iter()
+        .map(|m| root.play(&m.mv))
+        .find(|p| !book.find(p.key()).unwrap().expanded());
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    assert!(book.choose(&leaf.unwrap(), 0, &mut rng).is_none());
+}
+
+#[test]
+fn transpositions_find_the_same_entry() {
+    // Drop-out weight 0: the book grows by ply alone, past the second ply, where the third ply's
+    // positions start meeting each other by other move orders.
+    let out = TempFile::new("transpositions");
+    build(
+        &out,
+        &[
+            "--nodes",
+            "100",
+            "--positions",
+            "250",
+            "--dropout",
+            "0",
+            "--threads",
+            "2",
+        ],
+    );
+    let book = Book::load_for::<International>(&out.0).unwrap();
+    let root = International::start();
+    // Every three-ply line that ends in the book, by the key of its end.
+    let mut lines: HashMap<u64, Vec<Vec<String>>> = HashMap::new();
+    let (mut l1, mut l2, mut l3) = (MoveList::new(), MoveList::new(), MoveList::new());
+    root.generate(&mut l1);
+    for a in l1.iter() {
+        let p1 = root.play(a);
+        p1.generate(&mut l2);
+        for b in l2.iter() {
+            let p2 = p1.play(b);
+            p2.generate(&mut l3);
+            for c in l3.iter() {
+                let p3 = p2.play(c);
+                if book.find(p3.key()).is_some() {
+                    let line = vec![
+                        root.format_move(a, MoveStyle::Standard),
+                        p1.format_move(b, MoveStyle::Standard),
+                        p2.format_move(c, MoveStyle::Standard),
+                    ];
+                    lines.entry(p3.key()).or_default().push(line);
+                }
+            }
+        }
+    }
+    let (key, orders) = lines
+        .iter()
+        .find(|(_, v)| v.len() >= 2)
+        .expect("a position of the book reached by two move orders");
+    // Both orders, replayed from their text, reach one entry and the same book moves.
+    let reach = |line: &[String]| line.iter().fold(root, |p, m| p.play(&p.parse_move(m).unwrap()));
+    let (x, y) = (reach(&orders[0]), reach(&orders[1]));
+    assert_ne!(orders[0], orders[1]);
+    assert_eq!((x.key(), y.key()), (*key, *key));
+    assert_eq!(book.find(x.key()), book.find(y.key()));
+    assert_eq!(book.moves(&x), book.moves(&y));
+    let o = tempo(&["book", "verify", "--book", &out.path()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
