@@ -279,3 +279,79 @@ fn transpositions_find_the_same_entry() {
     let o = tempo(&["book", "verify", "--book", &out.path()]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Issue 56: in play, Hub `book`/`book-file` and UCI `OwnBook`/`BookFile` answer a game search
+/// from the book at once, with a line that says so; analysis searches; a book of another variant
+/// is refused with the reason.
+#[test]
+fn the_protocols_play_book_moves_at_once() {
+    use crate::common::Engine;
+    use std::time::{Duration, Instant};
+    let book = tiny("play", "1");
+    let path = book.path();
+    let legal = |mv: &str| {
+        let mut moves = MoveList::new();
+        let start = International::start();
+        start.generate(&mut moves);
+        moves
+            .iter()
+            .any(|m| start.format_move(m, MoveStyle::Standard) == mv)
+    };
+    // Hub: a move time of 5 s, answered from the book in far less.
+    let mut e = Engine::start(&["hub"]);
+    e.send("hub");
+    e.until("wait");
+    e.send(&format!("set-param name=book-file value=\"{path}\""));
+    e.send("set-param name=book value=true");
+    e.send("init");
+    e.until("ready");
+    e.send("pos start");
+    e.send("level move-time=5");
+    let t = Instant::now();
+    e.send("go think");
+    let (done, before) = e.until("done");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info depth=0") && l.ends_with(" book=true")),
+        "{before:?}"
+    );
+    let mv = done.trim_start_matches("done move=");
+    assert!(legal(mv), "{done}");
+    // Analysis is a search, not the book.
+    e.send("level depth=2");
+    e.send("go analyze");
+    let (_, before) = e.until("done");
+    assert!(!before.iter().any(|l| l.contains("book=true")), "{before:?}");
+    // Off again: a search.
+    e.send("set-param name=book value=false");
+    e.send("level depth=2");
+    e.send("go think");
+    let (_, before) = e.until("done");
+    assert!(before.iter().any(|l| l.starts_with("info depth=2")), "{before:?}");
+    // A book of another variant is refused, and the engine goes on.
+    e.send("set-param name=book value=true");
+    e.send("set-param name=variant value=russian");
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert!(before.iter().any(|l| l.contains("not of russian")), "{before:?}");
+    // UCI.
+    let mut u = Engine::start(&["uci"]);
+    u.send("uci");
+    u.until("uciok");
+    u.send(&format!("setoption name BookFile value {path}"));
+    u.send("setoption name OwnBook value true");
+    u.send("isready");
+    u.until("readyok");
+    u.send("position startpos");
+    let t = Instant::now();
+    u.send("go movetime 5000");
+    let (best, before) = u.until("bestmove");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(
+        before.iter().any(|l| l.starts_with("info string book move")),
+        "{before:?}"
+    );
+    assert!(legal(best.trim_start_matches("bestmove ")), "{best}");
+}

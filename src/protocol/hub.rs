@@ -193,6 +193,12 @@ pub fn variant_values() -> Vec<&'static str> {
         .collect()
 }
 
+/// Default `book-margin` / `BookMargin`: book moves within a tenth of a man of the best are
+/// chosen among at random.
+pub const BOOK_MARGIN: u32 = 10;
+/// The largest book margin, in hundredths of a man.
+pub const BOOK_MARGIN_MAX: u32 = 10_000;
+
 /// `tt-size` is Scan's: the base-2 logarithm of the number of 16-byte entries.
 const TT_SIZE_MIN: u32 = 16;
 /// The largest `tt-size` (16 GiB).
@@ -252,6 +258,10 @@ pub struct Hub {
     /// `move-overhead`: milliseconds kept back on the clock ([`Clock::overhead`]).
     move_overhead: u32,
     ponder: bool,
+    /// `book`, `book-file` and `book-margin`: the opening book (see [`Hub::apply_book`]).
+    book: bool,
+    book_file: String,
+    book_margin: u32,
     multipv: usize,
     /// Hub `limit-strength` and `elo`.
     strength: Strength,
@@ -293,6 +303,9 @@ impl Hub {
             threads: 1,
             move_overhead: MOVE_OVERHEAD.as_millis() as u32,
             ponder: false,
+            book: false,
+            book_file: String::new(),
+            book_margin: BOOK_MARGIN,
             multipv: 1,
             strength: Strength::default(),
             options: Vec::new(),
@@ -334,6 +347,19 @@ impl Hub {
             Report::Info(mut info) => {
                 info.pv = info.pv.into_iter().map(out).collect();
                 self.out.line(&info_line(&info));
+            }
+            Report::Book { mv, score } => {
+                // Scan's fields, a search of depth 0, and `book=true` to say where it came from.
+                let info = Info {
+                    depth: 0,
+                    seldepth: 0,
+                    score,
+                    nodes: 0,
+                    time: std::time::Duration::ZERO,
+                    pv: vec![out(mv)],
+                    multipv: 1,
+                };
+                self.out.line(&format!("{} book=true", info_line(&info)));
             }
             Report::Done { best, ponder } => {
                 let (best, ponder) = (best.map(out), ponder.map(out));
@@ -462,6 +488,16 @@ impl Hub {
         ));
         self.out
             .line(&format!("param name=ponder value={} type=bool", self.ponder));
+        self.out
+            .line(&format!("param name=book value={} type=bool", self.book));
+        self.out.line(&format!(
+            "param name=book-file value={} type=string",
+            quote(&self.book_file)
+        ));
+        self.out.line(&format!(
+            "param name=book-margin value={} type=int min=0 max={BOOK_MARGIN_MAX}",
+            self.book_margin
+        ));
         self.out.line(&format!(
             "param name=multipv value={} type=int min=1 max={MULTIPV_MAX}",
             self.multipv
@@ -545,6 +581,22 @@ impl Hub {
                 self.move_overhead = n as u32;
             }
             "ponder" => self.ponder = boolean(name, value)?,
+            "book" => {
+                self.book = boolean(name, value)?;
+                self.apply_book()?;
+            }
+            "book-file" => {
+                self.book_file = value.to_string();
+                self.apply_book()?;
+            }
+            "book-margin" => {
+                let n = integer(name, value)?;
+                if n > u64::from(BOOK_MARGIN_MAX) {
+                    return Err(format!("book-margin={n} is out of range 0-{BOOK_MARGIN_MAX}"));
+                }
+                self.book_margin = n as u32;
+                self.apply_book()?;
+            }
             "eval-file" => crate::eval::weights::set_eval_file(self.variant.name(), value)?,
             "egdb-dir" => drop(crate::egdb::registry::set_dir(
                 self.variant,
@@ -605,8 +657,17 @@ impl Hub {
         self.session = session;
         self.session.set_threads(self.threads as usize);
         self.apply_strength();
+        self.apply_book()?;
         crate::egdb::registry::follow_variant(self.variant, self.egdb_notify())?;
         warning.map_or(Ok(()), Err)
+    }
+
+    /// Gives the session the book of `book`, `book-file` and `book-margin`: played from when `book`
+    /// is true and a file is named (the file is read again at each change, so a rebuilt book is
+    /// taken up).
+    fn apply_book(&mut self) -> Result<(), String> {
+        let path = (self.book && !self.book_file.is_empty()).then_some(self.book_file.as_str());
+        self.session.set_book(path, self.book_margin as i32)
     }
 
     /// Gives the session the handicap of `limit-strength` and `elo`.

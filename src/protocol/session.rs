@@ -8,6 +8,8 @@ use crate::game::{Game, MoveList, MoveStyle, Outcome, Side};
 use crate::search::{Handicap, Info, Limits, replay};
 use crate::variant::Variant;
 use crossbeam_channel::Sender;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// A search report with its moves already written in the front-end's notation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +22,13 @@ pub enum Report {
         best: Option<String>,
         /// The expected reply.
         ponder: Option<String>,
+    },
+    /// A move of the opening book, played without a search; the `Done` report follows.
+    Book {
+        /// The move, in the session's notation.
+        mv: String,
+        /// Its book score for the player to move, in hundredths of a man.
+        score: i32,
     },
     /// A background load of endgame tables has ended: the line saying so, or the error that
     /// turned the tables off (`crate::egdb::registry`).
@@ -116,6 +125,14 @@ pub trait Session: Send {
     fn set_handicap(&mut self, handicap: Option<Handicap>);
     /// Searches on `threads` threads from the next search on.
     fn set_threads(&mut self, threads: usize);
+    /// Plays from the opening book in the file `path` (`None`: no book), choosing among the moves
+    /// within `margin` hundredths of a man of the best. A game search ([`Limits::play`], not
+    /// infinite, not pondering, every root move allowed) in a position the book has expanded then
+    /// answers at once with a [`Report::Book`] and its `Done`.
+    ///
+    /// # Errors
+    /// The file cannot be read, is damaged, or is a book of another variant; no book is then used.
+    fn set_book(&mut self, path: Option<&str>, margin: i32) -> Result<(), String>;
 }
 
 /// A [`Session`] over one game type.
@@ -129,6 +146,10 @@ pub struct GameSession<G: Evaluate> {
     options: Vec<(String, String)>,
     style: MoveStyle,
     reports: Sender<Report>,
+    /// The opening book, its margin, and the draw among the moves within it.
+    book: Option<crate::book::Book>,
+    book_margin: i32,
+    book_rng: ChaCha8Rng,
 }
 
 impl<G: Evaluate> GameSession<G> {
@@ -226,6 +247,27 @@ impl<G: Evaluate> Session for GameSession<G> {
 
     fn go(&mut self, limits: Limits, ponder: bool, only: &[&str]) -> Result<(), String> {
         let root = self.position;
+        // A game move from the book: at once, no search (analysis and pondering search).
+        if limits.play
+            && !limits.infinite
+            && !ponder
+            && only.is_empty()
+            && let Some(book) = &self.book
+            && let Some(m) = book.choose(&root, self.book_margin, &mut self.book_rng)
+        {
+            self.engine.stop();
+            self.engine.wait();
+            let mv = root.format_move(&m.mv, self.style);
+            let _ = self.reports.send(Report::Book {
+                mv: mv.clone(),
+                score: m.score,
+            });
+            let _ = self.reports.send(Report::Done {
+                best: Some(mv),
+                ponder: None,
+            });
+            return Ok(());
+        }
         let mut restrict = Vec::with_capacity(only.len());
         for text in only {
             let mv = root
@@ -296,6 +338,15 @@ impl<G: Evaluate> Session for GameSession<G> {
     fn set_threads(&mut self, threads: usize) {
         self.engine.set_threads(threads);
     }
+
+    fn set_book(&mut self, path: Option<&str>, margin: i32) -> Result<(), String> {
+        self.book = None;
+        self.book_margin = margin;
+        if let Some(p) = path {
+            self.book = Some(crate::book::Book::load_for::<G>(std::path::Path::new(p))?);
+        }
+        Ok(())
+    }
 }
 
 /// A session for `variant` at its initial position, with a table of `tt_mib` MiB (1 MiB when that
@@ -321,6 +372,10 @@ pub fn new_session(
             options: options.to_vec(),
             style,
             reports,
+            book: None,
+            book_margin: 0,
+            // Games from the same position differ from one process to the next.
+            book_rng: ChaCha8Rng::from_os_rng(),
         };
         session.replay();
         (Box::new(session) as Box<dyn Session>, warning)

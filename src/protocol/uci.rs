@@ -166,6 +166,10 @@ pub struct Uci {
     move_overhead: u32,
     multipv: usize,
     ponder: bool,
+    /// `OwnBook`, `BookFile` and `BookMargin`: the opening book.
+    book: bool,
+    book_file: String,
+    book_margin: u32,
     /// `UCI_LimitStrength` and `UCI_Elo`.
     strength: Strength,
     options: Vec<(String, String)>,
@@ -206,6 +210,9 @@ impl Uci {
             move_overhead: MOVE_OVERHEAD.as_millis() as u32,
             multipv: 1,
             ponder: false,
+            book: false,
+            book_file: String::new(),
+            book_margin: crate::protocol::hub::BOOK_MARGIN,
             strength: Strength::default(),
             options: Vec::new(),
             searching: false,
@@ -242,6 +249,10 @@ impl Uci {
                 self.out.line(&info_line(&info, hashfull));
             }
             Report::Egdb(Ok(msg)) => self.out.line(&format!("info string {msg}")),
+            Report::Book { mv, score } => {
+                self.out.line(&format!("info depth 0 score cp {score} pv {mv}"));
+                self.out.line(&format!("info string book move {mv}"));
+            }
             Report::Egdb(Err(e)) => self.error(&e),
             Report::Done { best, ponder } => {
                 self.searching = false;
@@ -354,6 +365,21 @@ impl Uci {
         ));
         self.out
             .line(&format!("option name Ponder type check default {}", self.ponder));
+        self.out
+            .line(&format!("option name OwnBook type check default {}", self.book));
+        self.out.line(&format!(
+            "option name BookFile type string default {}",
+            if self.book_file.is_empty() {
+                "<empty>"
+            } else {
+                self.book_file.as_str()
+            }
+        ));
+        self.out.line(&format!(
+            "option name BookMargin type spin default {} min 0 max {}",
+            self.book_margin,
+            crate::protocol::hub::BOOK_MARGIN_MAX
+        ));
         self.out.line("option name Clear Hash type button");
         self.out.line(&format!(
             "option name UCI_LimitStrength type check default {}",
@@ -454,6 +480,29 @@ impl Uci {
                     _ => return Err(format!("option Ponder takes true or false, not {value:?}")),
                 }
             }
+            "ownbook" => {
+                self.book = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("option OwnBook takes true or false, not {value:?}")),
+                };
+                self.apply_book()?;
+            }
+            "bookfile" => {
+                self.book_file = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.clone()
+                };
+                self.apply_book()?;
+            }
+            "bookmargin" => {
+                let max = crate::protocol::hub::BOOK_MARGIN_MAX;
+                self.book_margin = value.parse().ok().filter(|&n| n <= max).ok_or_else(|| {
+                    format!("option BookMargin takes hundredths of a man 0-{max}, not {value:?}")
+                })?;
+                self.apply_book()?;
+            }
             "clear hash" => self.session.new_game(),
             "evalfile" => crate::eval::weights::set_eval_file(self.variant.name(), &value)?,
             "egdb_path" => {
@@ -521,8 +570,16 @@ impl Uci {
         self.session = session;
         self.session.set_threads(self.threads);
         self.apply_strength();
+        self.apply_book()?;
         crate::egdb::registry::follow_variant(self.variant, self.egdb_notify())?;
         warning.map_or(Ok(()), Err)
+    }
+
+    /// Gives the session the book of `OwnBook`, `BookFile` and `BookMargin` (read again at each
+    /// change).
+    fn apply_book(&mut self) -> Result<(), String> {
+        let path = (self.book && !self.book_file.is_empty()).then_some(self.book_file.as_str());
+        self.session.set_book(path, self.book_margin as i32)
     }
 
     /// Gives the session the handicap of `UCI_LimitStrength` and `UCI_Elo`.
