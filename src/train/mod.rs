@@ -1093,6 +1093,17 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         net_loss(&start, &held, &o)
     );
     let fit_clock = Instant::now();
+    // L-BFGS's progress line, the same with or without big windows.
+    let iteration = |e: &Epoch| {
+        eprintln!(
+            "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
+            e.epoch,
+            args.iterations,
+            e.train,
+            e.held,
+            fit_clock.elapsed().as_secs_f64()
+        );
+    };
     let (net, epochs) = match args.optimizer {
         Optimizer::Adam => fit(start, &train, &held, &o, |e| {
             eprintln!(
@@ -1113,16 +1124,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
             args.iterations,
             args.ridge,
             anchored,
-            |e| {
-                eprintln!(
-                    "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
-                    e.epoch,
-                    args.iterations,
-                    e.train,
-                    e.held,
-                    fit_clock.elapsed().as_secs_f64()
-                );
-            },
+            iteration,
         ),
         Optimizer::Lbfgs => fit_lbfgs(
             start,
@@ -1132,16 +1134,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
             args.iterations,
             args.ridge,
             anchored,
-            |e| {
-                eprintln!(
-                    "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
-                    e.epoch,
-                    args.iterations,
-                    e.train,
-                    e.held,
-                    fit_clock.elapsed().as_secs_f64()
-                );
-            },
+            iteration,
         ),
     };
     // A step size or penalty that made the loss NaN leaves weights that round to nothing useful
