@@ -100,15 +100,32 @@ pub fn read_capped(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// What [`read_line_limited`] does with a line longer than its limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongLine {
+    /// Give up with an error: a data file whose line has no end is damaged or is no data file.
+    Refuse,
+    /// Keep the line's first bytes and drop the rest: a chatty engine's output line is cut, and
+    /// the conversation goes on.
+    Truncate,
+}
+
 /// Reads one line into `buf` (cleared first), newline included, as [`BufRead::read_until`] does,
-/// but gives up with an error once the line passes `max` bytes without a newline: a file of data
-/// may be gigabytes long, yet no line of it is, and a line without end must not fill the memory.
-/// Returns the bytes read (0 at the end of the input).
+/// but keeps at most `max` bytes before the newline; a longer line is refused or cut short as
+/// `long` says. No line, however long, fills the memory. Returns the bytes taken from the input
+/// (0 at its end).
 ///
 /// # Errors
-/// A read error, or a line longer than `max` (kind [`std::io::ErrorKind::InvalidData`]).
-pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<usize> {
+/// A read error other than an interruption, or with [`LongLine::Refuse`] a line longer than `max`
+/// (kind [`std::io::ErrorKind::InvalidData`]).
+pub fn read_line_limited(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+    long: LongLine,
+) -> std::io::Result<usize> {
     buf.clear();
+    let mut taken = 0;
     loop {
         let chunk = match r.fill_buf() {
             Ok(c) => c,
@@ -116,26 +133,37 @@ pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) ->
             Err(e) => return Err(e),
         };
         if chunk.is_empty() {
-            return Ok(buf.len());
+            return Ok(taken);
         }
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..=i], true),
-            None => (chunk, false),
-        };
-        let room = (max + 1).saturating_sub(buf.len());
-        if part.len() > room || (!done && part.len() == room) {
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let text = newline.map_or(chunk, |i| &chunk[..i]);
+        let room = max.saturating_sub(buf.len());
+        if text.len() > room && long == LongLine::Refuse {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!("a line longer than {max} bytes"),
             ));
         }
-        buf.extend_from_slice(part);
-        let used = part.len();
+        buf.extend_from_slice(&text[..text.len().min(room)]);
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        if newline.is_some() {
+            buf.push(b'\n');
+        }
         r.consume(used);
-        if done {
-            return Ok(buf.len());
+        taken += used;
+        if newline.is_some() {
+            return Ok(taken);
         }
     }
+}
+
+/// [`read_line_limited`] for data files: a line longer than `max` is an error. Returns the bytes
+/// read (0 at the end of the input).
+///
+/// # Errors
+/// As [`read_line_limited`] with [`LongLine::Refuse`].
+pub fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<usize> {
+    read_line_limited(r, buf, max, LongLine::Refuse)
 }
 
 /// The temporary file beside `target` that [`write_atomic`] writes first: same directory (a

@@ -35,37 +35,24 @@ pub const LOG_LINES_PER_ANSWER: usize = 10_000;
 /// How long a dead engine's exit status and last standard error are waited for.
 const EXIT_WAIT: Duration = Duration::from_millis(300);
 
-/// Reads one line of at most `max` bytes into `buf` (without its newline); the rest of a longer
-/// line is consumed and dropped. `Ok(false)` at the end of the input.
+/// Reads one line of at most `max` bytes into `buf` (without its newline or a carriage return
+/// before it); the rest of a longer line is consumed and dropped
+/// ([`crate::fsutil::read_line_limited`]). `Ok(false)` at the end of the input.
 ///
 /// # Errors
 /// A read error other than an interruption.
 pub fn read_line_capped(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<bool> {
-    buf.clear();
-    let mut any = false;
-    loop {
-        let chunk = match r.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let newline = chunk.iter().position(|&b| b == b'\n');
-        let part = newline.map_or(chunk, |i| &chunk[..i]);
-        let room = max.saturating_sub(buf.len());
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        let used = newline.map_or(chunk.len(), |i| i + 1);
-        r.consume(used);
-        if newline.is_some() {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            return Ok(true);
+    use crate::fsutil::{LongLine, read_line_limited};
+    if read_line_limited(r, buf, max, LongLine::Truncate)? == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
         }
     }
+    Ok(true)
 }
 
 /// The end of an engine's standard error: its last lines, and whether the stream has ended.
