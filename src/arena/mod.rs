@@ -101,7 +101,8 @@ pub struct MatchArgs {
     /// Openings are used in file order and repeated when the games outnumber them.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Without --openings: random openings of this many plies (0 to 200).
+    /// Without --openings: random openings of this many plies (0 to 200; 0: every game from the
+    /// initial position, where only the engines' books make the games differ).
     #[arg(long, default_value_t = 6, value_name = "PLIES", value_parser = parse_random_plies)]
     pub random_plies: usize,
     /// Seed of the random openings (default: from the clock; printed, so that a run can be
@@ -633,6 +634,9 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             let mut stream = openings::RandomOpenings::<G>::new(args.random_plies, seed, balance);
             let first = stream.next_opening()?;
             print(&match balance {
+                _ if args.random_plies == 0 => {
+                    format!("Openings: {rounds}, every one the initial position (0 random plies)\n")
+                }
                 Some(b) => format!(
                     "Openings: {rounds} random of {} plies, seed {seed}, {} at depth {}\n",
                     args.random_plies,

@@ -202,6 +202,15 @@ impl<G: Evaluate> RandomOpenings<G> {
     /// opening wanted): the message says how many it passed.
     pub fn next_opening(&mut self) -> Result<Opening<G>, String> {
         let plies = self.plies;
+        if plies == 0 {
+            // Every game from the initial position, the one opening of no plies: what makes the
+            // games differ is the engines' own (their books), so nothing is filtered or refused.
+            self.made += 1;
+            return Ok(Opening {
+                start: G::start(),
+                moves: Vec::new(),
+            });
+        }
         let max_tries = TRIES_PER_OPENING * (self.made + 1);
         'draw: loop {
             self.tries += 1;
@@ -260,6 +269,17 @@ pub fn random<G: Evaluate>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Zero random plies: every game starts from the initial position, however many are asked
+    /// for, with the balance filter on.
+    #[test]
+    fn zero_plies_give_the_initial_position_every_time() {
+        let balance = Balance::from_men(0.5, 0.0, 2).unwrap();
+        let all = random::<crate::draughts::International>(5, 0, 1, balance).unwrap();
+        assert_eq!(all.len(), 5);
+        assert!(all.iter().all(|o| o.moves.is_empty()
+            && o.start.key() == crate::draughts::International::start().key()));
+    }
     use crate::draughts::{English, International};
 
     /// The first opening drawn from seed 7 (International, 4 plies, balance depth 4 within 0.6).
