@@ -355,3 +355,41 @@ fn the_protocols_play_book_moves_at_once() {
     );
     assert!(legal(best.trim_start_matches("bestmove ")), "{best}");
 }
+
+/// Issue 56: `book=true` with no book file plays from the variant's shipped book, in every variant
+/// that ships one; a variant without one refuses it with the reason, and `tempo book verify`
+/// passes every shipped file.
+#[test]
+fn the_shipped_books_play_and_verify() {
+    use crate::common::Engine;
+    let mut e = Engine::start(&["hub"]);
+    e.send("hub");
+    e.until("wait");
+    e.send("set-param name=book value=true");
+    e.send("init");
+    e.until("ready");
+    for variant in ["normal", "russian", "brazilian", "english", "frisian"] {
+        e.send(&format!("set-param name=variant value={variant}"));
+        e.send("pos start");
+        e.send("level move-time=5");
+        e.send("go think");
+        let (done, before) = e.until("done");
+        assert!(
+            before.iter().any(|l| l.ends_with(" book=true")),
+            "{variant}: {before:?} {done}"
+        );
+    }
+    e.send("set-param name=variant value=turkish");
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert!(
+        before.iter().any(|l| l.contains("no book ships for turkish")),
+        "{before:?}"
+    );
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("books");
+    for name in ["international", "russian", "brazilian", "english", "frisian"] {
+        let file = dir.join(format!("{name}.book"));
+        let o = tempo(&["book", "verify", "--book", &file.to_string_lossy()]);
+        assert!(o.status.success(), "{name}: {}{}", stdout(&o), stderr(&o));
+    }
+}

@@ -8,13 +8,15 @@
 //!
 //! - [`format`](mod@format): the file (header, entries sorted by key, CRC-32), searched in place;
 //! - [`build`]: best-first ("drop-out") expansion of the opening tree by Tempo's search;
-//! - [`cli`]: `tempo book build | probe | info | verify`.
+//! - [`cli`]: `tempo book build | probe | info | verify`;
+//! - [`shipped`]: the books compiled into the binary.
 //!
 //! docs/book.md describes the file and the commands.
 
 pub mod build;
 pub mod cli;
 pub mod format;
+pub mod shipped;
 
 pub use format::{Book, Entry};
 

@@ -1,7 +1,7 @@
 //! The Hub protocol, line for line as Scan 3.1 speaks it (`protocol.md` §1; the notes in
 //! `shared/reference/protocols.md` record Scan's exact behaviour and what each client needs).
 
-use super::session::{Report, Session, SetupError, Start, new_session};
+use super::session::{BookSource, Report, Session, SetupError, Start, new_session};
 use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::MoveStyle;
 use crate::search::{
@@ -666,8 +666,8 @@ impl Hub {
     /// is true and a file is named (the file is read again at each change, so a rebuilt book is
     /// taken up).
     fn apply_book(&mut self) -> Result<(), String> {
-        let path = (self.book && !self.book_file.is_empty()).then_some(self.book_file.as_str());
-        self.session.set_book(path, self.book_margin as i32)
+        let source = BookSource::of_settings(self.book, &self.book_file);
+        self.session.set_book(source, self.book_margin as i32)
     }
 
     /// Gives the session the handicap of `limit-strength` and `elo`.

@@ -125,14 +125,38 @@ pub trait Session: Send {
     fn set_handicap(&mut self, handicap: Option<Handicap>);
     /// Searches on `threads` threads from the next search on.
     fn set_threads(&mut self, threads: usize);
-    /// Plays from the opening book in the file `path` (`None`: no book), choosing among the moves
-    /// within `margin` hundredths of a man of the best. A game search ([`Limits::play`], not
+    /// Plays from the opening book `source`, choosing among the moves within `margin` hundredths
+    /// of a man of the best. A game search ([`Limits::play`], not
     /// infinite, not pondering, every root move allowed) in a position the book has expanded then
     /// answers at once with a [`Report::Book`] and its `Done`.
     ///
     /// # Errors
-    /// The file cannot be read, is damaged, or is a book of another variant; no book is then used.
-    fn set_book(&mut self, path: Option<&str>, margin: i32) -> Result<(), String>;
+    /// The file cannot be read, is damaged, or is a book of another variant, or no book ships for
+    /// the variant; no book is then used.
+    fn set_book(&mut self, source: BookSource<'_>, margin: i32) -> Result<(), String>;
+}
+
+/// Where the opening book of a session comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BookSource<'a> {
+    /// No book: every move is searched.
+    Off,
+    /// The book compiled into the binary for the variant ([`crate::book::shipped`]).
+    Shipped,
+    /// A book file (`tempo book build`).
+    File(&'a str),
+}
+
+impl<'a> BookSource<'a> {
+    /// The source of the protocols' settings: `on` (Hub `book`, UCI `OwnBook`) and a file name
+    /// (Hub `book-file`, UCI `BookFile`), where an empty name means the shipped book.
+    pub fn of_settings(on: bool, file: &'a str) -> BookSource<'a> {
+        match (on, file.is_empty()) {
+            (false, _) => BookSource::Off,
+            (true, true) => BookSource::Shipped,
+            (true, false) => BookSource::File(file),
+        }
+    }
 }
 
 /// A [`Session`] over one game type.
@@ -339,12 +363,14 @@ impl<G: Evaluate> Session for GameSession<G> {
         self.engine.set_threads(threads);
     }
 
-    fn set_book(&mut self, path: Option<&str>, margin: i32) -> Result<(), String> {
+    fn set_book(&mut self, source: BookSource<'_>, margin: i32) -> Result<(), String> {
         self.book = None;
         self.book_margin = margin;
-        if let Some(p) = path {
-            self.book = Some(crate::book::Book::load_for::<G>(std::path::Path::new(p))?);
-        }
+        self.book = match source {
+            BookSource::Off => None,
+            BookSource::Shipped => Some(crate::book::shipped::load(G::NAME)?),
+            BookSource::File(p) => Some(crate::book::Book::load_for::<G>(std::path::Path::new(p))?),
+        };
         Ok(())
     }
 }

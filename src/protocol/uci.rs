@@ -1,7 +1,7 @@
 //! The UCI-style dialect (`protocol.md` §2): chess UCI's commands with draughts positions (PDN FEN)
 //! and moves in each variant's own notation.
 
-use super::session::{Report, Session, Start, new_session};
+use super::session::{BookSource, Report, Session, Start, new_session};
 use super::{Face, Input, MAX_LINE, Out, check_rule_option, clip_message, rule_options};
 use crate::game::{MoveStyle, Side};
 use crate::search::{
@@ -578,8 +578,8 @@ impl Uci {
     /// Gives the session the book of `OwnBook`, `BookFile` and `BookMargin` (read again at each
     /// change).
     fn apply_book(&mut self) -> Result<(), String> {
-        let path = (self.book && !self.book_file.is_empty()).then_some(self.book_file.as_str());
-        self.session.set_book(path, self.book_margin as i32)
+        let source = BookSource::of_settings(self.book, &self.book_file);
+        self.session.set_book(source, self.book_margin as i32)
     }
 
     /// Gives the session the handicap of `UCI_LimitStrength` and `UCI_Elo`.
