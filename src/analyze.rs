@@ -5,8 +5,10 @@
 //! position is searched twice at the same limits: once over every move, for the best move and its
 //! score, and, when the played move is another one, once over the played move alone. Both scores
 //! are for the player who moves; their difference is the move's loss, which marks it (see
-//! [`Marks`]).
+//! [`Marks`]). A move played from a position the opening book has expanded is not searched: it is
+//! marked `book` and scored, like the book's best move, from the book.
 
+use crate::book::Book;
 use crate::engine::{Engine, Event};
 use crate::eval::Evaluate;
 use crate::game::{MoveStyle, Side};
@@ -72,6 +74,13 @@ pub struct AnalyzeArgs {
     /// `--egdb DIR [--egdb-pieces N]`.
     #[command(flatten)]
     pub tables: crate::egdb::cli::TableArgs,
+    /// Opening book for game analysis: a move played from a position it has expanded is marked
+    /// `book` and scored from it instead of searched [default: the variant's shipped book].
+    #[arg(long, value_name = "FILE", requires = "pdn")]
+    pub book: Option<PathBuf>,
+    /// Search every move of the game, the book's too.
+    #[arg(long, requires = "pdn", conflicts_with = "book")]
+    pub no_book: bool,
 }
 
 /// The error of a command whose standard output was closed by its reader (`| head`): the command
@@ -174,6 +183,8 @@ pub enum JsonLine {
         loss: Option<i32>,
         /// `??`, `?` or empty.
         mark: String,
+        /// The move was played from a position of the opening book: its scores are the book's.
+        book: bool,
         /// Search depth behind the scores.
         depth: u32,
         /// The best line.
@@ -201,6 +212,8 @@ pub enum JsonLine {
         mistakes: usize,
         /// Moves marked `??`.
         blunders: usize,
+        /// Moves played from the opening book.
+        book: usize,
         /// Average loss in men, to three decimals.
         average_loss: f64,
     },
@@ -226,8 +239,11 @@ score, both from the view of the player who moves, and the loss (best minus play
   ??  a blunder: the loss is at least --blunder men (default 1.5), or the move gives away a proven
       win, or it walks into a proven loss that the best move avoids;
   ?   a mistake: the loss is at least --mistake men (default 0.5).
-A summary per player follows: moves, marks, and the average loss in men (a move between proven
-results counts as no loss). An illegal or unreadable move stops the analysis before any search,
+A move played from a position that the opening book has expanded (--book FILE, by default the
+variant's shipped book; --no-book searches every move) is marked `book` and is not searched: its
+score, the best move's and the loss come from the book, and it is marked ?/?? on them.
+A summary per player follows: moves, book moves, marks, and the average loss in men (a move between
+proven results counts as no loss). An illegal or unreadable move stops the analysis before any search,
 naming the move number.
 
 JSON lines (--json): a position gives `{\"type\":\"info\",...}` per completed iteration and line, then
@@ -297,10 +313,17 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
             };
             let moves = replay(&start, &game.moves).map_err(read_as)?;
             let marks = Marks::new(args.mistake, args.blunder)?;
+            let book = game_book::<G>(args)?;
             print_header(&game, n, &start, why.as_deref(), args.json)?;
-            let out = analyze_game(&mut engine, &start, &moves, limits, marks, args.json, |ply| {
-                progress(ply, moves.len())
-            });
+            let out = analyze_game(
+                &mut engine,
+                &start,
+                &moves,
+                (limits, book.as_ref()),
+                marks,
+                args.json,
+                |ply| progress(ply, moves.len()),
+            );
             if std::io::stderr().is_terminal() {
                 eprint!("\r\x1b[K");
             }
@@ -313,6 +336,20 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
             };
             analyze_position(&mut engine, &root, limits, args.json)
         }
+    }
+}
+
+/// The book whose moves a game analysis marks: `--book`, else the shipped book of the variant if
+/// one ships; none with `--no-book`.
+fn game_book<G: Evaluate>(args: &AnalyzeArgs) -> Result<Option<Book>, String> {
+    if args.no_book {
+        return Ok(None);
+    }
+    match &args.book {
+        Some(path) => Book::load_for::<G>(path)
+            .map(Some)
+            .map_err(|e| format!("--book {e}")),
+        None => Ok(crate::book::shipped::load(G::NAME).ok()),
     }
 }
 
@@ -663,17 +700,20 @@ pub struct MoveReport {
     pub best_line: Vec<String>,
     /// `??`, `?` or empty.
     pub mark: &'static str,
+    /// Played from a position of the opening book: the scores and the depth are the book's.
+    pub book: bool,
     /// Depth of the search behind the scores.
     pub depth: u32,
 }
 
-/// Evaluates every move of a game (already read by [`replay`]); `progress` is told each ply
-/// before its search.
+/// Evaluates every move of a game (already read by [`replay`]) with the search limits and, for
+/// the moves played from positions it has expanded, the opening book of `how`; `progress` is
+/// told each ply before its search.
 pub fn analyze_game<G: Evaluate>(
     engine: &mut Engine<G>,
     start: &G,
     moves: &[G::Move],
-    limits: Limits,
+    how: (Limits, Option<&Book>),
     marks: Marks,
     json: bool,
     mut progress: impl FnMut(usize),
@@ -690,6 +730,18 @@ pub fn analyze_game<G: Evaluate>(
             break;
         }
         progress(ply);
+        if let Some(report) = how.1.and_then(|b| book_report(b, start, &pos, ply, mv, marks)) {
+            print_move(&report, ply, json)?;
+            reports.push(report);
+            if pos.is_irreversible(mv) {
+                history.clear();
+            } else {
+                history.push(pos.key());
+            }
+            pos = pos.play(mv);
+            continue;
+        }
+        let limits = how.0;
         let all = search(engine, &pos, &history, limits, Vec::new(), |_| Ok(()))?;
         let top = all.lines.first();
         let best = all.best.unwrap_or(*mv);
@@ -717,6 +769,7 @@ pub fn analyze_game<G: Evaluate>(
             best_score,
             best_line,
             mark,
+            book: false,
             depth: top.map_or(0, |i| i.depth),
         };
         print_move(&report, ply, json)?;
@@ -729,6 +782,41 @@ pub fn analyze_game<G: Evaluate>(
         pos = pos.play(mv);
     }
     Ok(reports)
+}
+
+/// The report of a move `mv` played at `ply` from `pos`, scored from the book, when the book has
+/// expanded `pos` (every legal move's position is then in it).
+fn book_report<G: Evaluate>(
+    book: &Book,
+    start: &G,
+    pos: &G,
+    ply: usize,
+    mv: &G::Move,
+    marks: Marks,
+) -> Option<MoveReport> {
+    if !book.find(pos.key()).is_some_and(|e| e.expanded()) {
+        return None;
+    }
+    let moves = book.moves(pos);
+    let best = *moves.first()?;
+    let played = *moves.iter().find(|m| m.mv == *mv)?;
+    let mark = if played.mv == best.mv {
+        ""
+    } else {
+        marks.mark(best.score, played.score)
+    };
+    Some(MoveReport {
+        number: move_number(start, ply),
+        side: pos.side_to_move(),
+        played: pos.format_move(mv, MoveStyle::Standard),
+        played_score: Some(played.score),
+        best: pos.format_move(&best.mv, MoveStyle::Standard),
+        best_score: Some(best.score),
+        best_line: vec![pos.format_move(&best.mv, MoveStyle::Standard)],
+        mark,
+        book: true,
+        depth: played.depth,
+    })
 }
 
 /// Says that the game ended by a rule at `ply`, with `left` moves of the record after it.
@@ -788,6 +876,7 @@ fn print_move(r: &MoveReport, ply: usize, json: bool) -> Result<(), String> {
             best_win: r.best_score.and_then(win_distance),
             loss: numeric_loss(r),
             mark: r.mark.to_string(),
+            book: r.book,
             depth: r.depth,
             best_line: r.best_line.clone(),
         }
@@ -802,8 +891,9 @@ fn print_move(r: &MoveReport, ply: usize, json: bool) -> Result<(), String> {
         } else {
             format!("best {:<10} {:>9}", r.best, opt_score_text(r.best_score))
         };
+        let book = if r.book { "  book" } else { "" };
         say!(
-            "{:>6} {:<10} {:<2} {:>9}   {best}{loss}",
+            "{:>6} {:<10} {:<2} {:>9}   {best}{loss}{book}",
             r.number,
             r.played,
             r.mark,
@@ -818,6 +908,7 @@ struct Tally {
     moves: usize,
     mistakes: usize,
     blunders: usize,
+    book: usize,
     loss: i64,
 }
 
@@ -827,6 +918,7 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Re
     for r in reports {
         let t = &mut tally[r.side.index()];
         t.moves += 1;
+        t.book += usize::from(r.book);
         match r.mark {
             "??" => t.blunders += 1,
             "?" => t.mistakes += 1,
@@ -847,12 +939,18 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Re
                 moves: t.moves,
                 mistakes: t.mistakes,
                 blunders: t.blunders,
+                book: t.book,
                 average_loss: (avg * 1000.0).round() / 1000.0,
             }
             .print()?;
         } else {
+            let book = if t.book > 0 {
+                format!(" ({} from the book)", t.book)
+            } else {
+                String::new()
+            };
             say!(
-                "{}: {} move{}, {} mistake{} (?), {} blunder{} (??), average loss {avg:.2}",
+                "{}: {} move{}{book}, {} mistake{} (?), {} blunder{} (??), average loss {avg:.2}",
                 side_name(side),
                 t.moves,
                 if t.moves == 1 { "" } else { "s" },

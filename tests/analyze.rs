@@ -199,6 +199,7 @@ fn mistake_threshold_marks_smaller_losses() {
         "--depth",
         "4",
         "--json",
+        "--no-book",
         "--mistake",
         "0.01",
         "--blunder",
@@ -213,6 +214,76 @@ fn mistake_threshold_marks_smaller_losses() {
             _ => assert_eq!(mark, "", "{m}"),
         }
     }
+}
+
+/// The opening moves of a game from the start are in the shipped book: marked `book`, scored from
+/// it (the book's best move and the loss included), and counted in the summary; `--no-book`
+/// searches them instead.
+#[test]
+fn book_moves_of_a_game_are_marked_and_scored_from_the_book() {
+    let pdn = PdnFile::new("book", "1. 32-28 19-23 2. 28x19 14x23 *\n");
+    let lines = json_lines(&analyze(&["--pdn", &pdn.path(), "--depth", "2", "--json"]));
+    let moves: Vec<&Value> = lines.iter().filter(|v| v["type"] == "move").collect();
+    assert_eq!(moves.len(), 4);
+    // The initial position is the book's root, always expanded.
+    assert_eq!(moves[0]["book"], true, "{:?}", moves[0]);
+    for m in moves.iter().filter(|m| m["book"] == true) {
+        let (best, played) = (m["best_score"].as_i64(), m["played_score"].as_i64());
+        assert!(best.is_some() && played.is_some() && best >= played, "{m}");
+        assert!(m["depth"].as_u64().is_some_and(|d| d > 2), "book depth: {m}");
+    }
+    let summary: Vec<&Value> = lines.iter().filter(|v| v["type"] == "summary").collect();
+    let in_book = moves.iter().filter(|m| m["book"] == true).count() as u64;
+    assert_eq!(
+        summary[0]["book"].as_u64().unwrap() + summary[1]["book"].as_u64().unwrap(),
+        in_book
+    );
+    let text = analyze(&["--pdn", &pdn.path(), "--depth", "2"]);
+    let first = text
+        .lines()
+        .find(|l| l.contains("32-28"))
+        .expect("the first move");
+    assert!(first.ends_with("book"), "{text}");
+    assert!(text.contains("from the book)"), "{text}");
+
+    let searched = json_lines(&analyze(&[
+        "--pdn",
+        &pdn.path(),
+        "--depth",
+        "2",
+        "--json",
+        "--no-book",
+    ]));
+    assert!(
+        searched
+            .iter()
+            .filter(|v| v["type"] == "move")
+            .all(|m| m["book"] == false && m["depth"] == 2),
+        "{searched:?}"
+    );
+}
+
+#[test]
+fn a_book_of_another_variant_is_refused() {
+    let pdn = PdnFile::new("wrong-book", "1. 32-28 *\n");
+    let book = std::env::temp_dir().join(format!("tempo-analyze-{}-ru.book", std::process::id()));
+    let out = tempo(&[
+        "book",
+        "build",
+        "--variant",
+        "russian",
+        "--out",
+        &book.to_string_lossy(),
+        "--depth",
+        "1",
+        "--positions",
+        "20",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = analyze_fails(&["--pdn", &pdn.path(), "--book", &book.to_string_lossy()]);
+    let _ = std::fs::remove_file(&book);
+    assert!(err.contains("a book of russian, not of international"), "{err}");
 }
 
 #[test]
