@@ -730,47 +730,41 @@ pub fn analyze_game<G: Evaluate>(
             break;
         }
         progress(ply);
-        if let Some(report) = how.1.and_then(|b| book_report(b, start, &pos, ply, mv, marks)) {
-            print_move(&report, ply, json)?;
-            reports.push(report);
-            if pos.is_irreversible(mv) {
-                history.clear();
-            } else {
-                history.push(pos.key());
-            }
-            pos = pos.play(mv);
-            continue;
-        }
-        let limits = how.0;
-        let all = search(engine, &pos, &history, limits, Vec::new(), |_| Ok(()))?;
-        let top = all.lines.first();
-        let best = all.best.unwrap_or(*mv);
-        let best_score = top.map(|i| i.score);
-        let played_score = if best == *mv {
-            best_score
+        let book = how.1.and_then(|b| book_report(b, start, &pos, ply, mv, marks));
+        let report = if let Some(report) = book {
+            report
         } else {
-            let own = search(engine, &pos, &history, limits, vec![*mv], |_| Ok(()))?;
-            own.lines.first().map(|i| i.score)
-        };
-        let mark = match (best_score, played_score) {
-            (Some(b), Some(p)) if best != *mv => marks.mark(b, p),
-            _ => "",
-        };
-        let best_line = match top {
-            Some(i) if !i.pv.is_empty() => line_text(&pos, &i.pv),
-            _ => vec![pos.format_move(&best, MoveStyle::Standard)],
-        };
-        let report = MoveReport {
-            number: move_number(start, ply),
-            side: pos.side_to_move(),
-            played: pos.format_move(mv, MoveStyle::Standard),
-            played_score,
-            best: pos.format_move(&best, MoveStyle::Standard),
-            best_score,
-            best_line,
-            mark,
-            book: false,
-            depth: top.map_or(0, |i| i.depth),
+            let limits = how.0;
+            let all = search(engine, &pos, &history, limits, Vec::new(), |_| Ok(()))?;
+            let top = all.lines.first();
+            let best = all.best.unwrap_or(*mv);
+            let best_score = top.map(|i| i.score);
+            let played_score = if best == *mv {
+                best_score
+            } else {
+                let own = search(engine, &pos, &history, limits, vec![*mv], |_| Ok(()))?;
+                own.lines.first().map(|i| i.score)
+            };
+            let mark = match (best_score, played_score) {
+                (Some(b), Some(p)) if best != *mv => marks.mark(b, p),
+                _ => "",
+            };
+            let best_line = match top {
+                Some(i) if !i.pv.is_empty() => line_text(&pos, &i.pv),
+                _ => vec![pos.format_move(&best, MoveStyle::Standard)],
+            };
+            MoveReport {
+                number: move_number(start, ply),
+                side: pos.side_to_move(),
+                played: pos.format_move(mv, MoveStyle::Standard),
+                played_score,
+                best: pos.format_move(&best, MoveStyle::Standard),
+                best_score,
+                best_line,
+                mark,
+                book: false,
+                depth: top.map_or(0, |i| i.depth),
+            }
         };
         print_move(&report, ply, json)?;
         reports.push(report);
