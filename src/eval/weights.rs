@@ -1,24 +1,26 @@
 //! Weight files of the learned evaluation, and the per-variant registry the search reads them from.
 //!
-//! # File format (versions 1, 2 and 3, all integers little-endian)
+//! # File format (versions 1 to 4, all integers little-endian)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `TEMPOPAT` |
-//! | 4 | version, u32: 1 without edge patterns, 2 with them, 3 with big windows |
+//! | 4 | version, u32: 1 without edge patterns, 2 with them, 3 with big windows, 4 with king squares |
 //! | 1 + n | variant name: length n (u8), then n bytes of ASCII (`international`) |
 //! | 1, 1 | board width, height (u8) |
 //! | 2 | regions, u16 (16 on 10x10, 9 on 8x8, 25 on 12x12) |
 //! | 1 | squares a region, u8 = 8 |
-//! | 2 | linear terms, u16 = 11 (their order: [`pattern::LINEAR_NAMES`]) |
-//! | 2, 1 | versions 2 and 3: edge patterns, u16 = 4 (version 3: 0 or 4), and squares an edge pattern, u8 = 9 |
-//! | 2, 1 | version 3 only: big windows, u16 (8 on 10x10, 6 on 8x8, 10 on 12x12: [`pattern::Windows`]), and squares a window, u8 = 12 |
+//! | 2 | linear terms, u16 = 11 before version 4, 12 in it (their order: [`pattern::LINEAR_NAMES`]) |
+//! | 2, 1 | versions 2 to 4: edge patterns, u16 = 4 (versions 3 and 4: 0 or 4), and squares an edge pattern, u8 = 9 |
+//! | 2, 1 | versions 3 and 4: big windows, u16 (8 on 10x10, 6 on 8x8, 10 on 12x12, or 0 in version 4: [`pattern::Windows`]), and squares a window, u8 = 12 |
+//! | 2 | version 4 only: king-table entries, u16 (twice the dark squares, 100 on 10x10, or 0) |
 //! | 1 | phases, u8 = 2 (middle game, endgame) |
 //! | 1 | fraction bits of the weights, u8 = 3 (a weight `w` is `w / 8` hundredths of a man) |
 //! | 4 | K, f32: the logistic scale the weights were fitted with (informative) |
 //! | regions x 6561 x 2 x 2 | pattern weights, i16: region by region, configuration by configuration (the ternary number of the region's squares, in bit order, 0 empty, 1 side to move's man, 2 the other's), middle game then endgame |
 //! | edges x 19683 x 2 x 2 | edge-pattern weights (if any), the same way ([`pattern::Edges`] gives their squares) |
-//! | windows x 531441 x 2 x 2 | version 3 only: big-window weights, the same way ([`pattern::Windows`]) |
+//! | windows x 531441 x 2 x 2 | versions 3 and 4: big-window weights, the same way ([`pattern::Windows`]) |
+//! | kings x 2 x 2 | version 4 only: king-table weights, i16, the entries of [`pattern::king_indices`] in order |
 //! | linear x 2 x 4 | linear weights, i32, middle game then endgame |
 //! | 8 | checksum, u64: FNV-1a of every byte before it |
 //!
@@ -39,7 +41,7 @@
 //! 10x10, 17 MB with big windows). The hot path ([`current`]) is one atomic load and a `OnceLock` read.
 
 use super::pattern::{
-    self, EDGE_ENTRIES, EDGE_SQUARES, EDGES, ENTRIES, LINEAR, Net, REGION_SQUARES, Regions, SHIFT,
+    self, EDGE_ENTRIES, EDGE_SQUARES, EDGES, ENTRIES, LINEAR, LINEAR_V3, Net, REGION_SQUARES, Regions, SHIFT,
     WINDOW_ENTRIES, WINDOW_SQUARES, Windows,
 };
 use crate::bytes::ByteReader;
@@ -56,6 +58,9 @@ pub const VERSION: u32 = 1;
 pub const VERSION_EDGES: u32 = 2;
 /// The format version of a net with big windows (with or without edge patterns).
 pub const VERSION_WINDOWS: u32 = 3;
+/// The format version of a net with the king table and the attacked king squares (with or
+/// without edge patterns and big windows).
+pub const VERSION_KINGS: u32 = 4;
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -73,7 +78,9 @@ pub fn encode(net: &Net) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     // The oldest version that holds the net, so that nets without the newer features keep
     // their files byte for byte.
-    let version = if net.windows > 0 {
+    let version = if net.kings > 0 || net.linear[pattern::KING_ATTACKED] != [0, 0] {
+        VERSION_KINGS
+    } else if net.windows > 0 {
         VERSION_WINDOWS
     } else if net.edges > 0 {
         VERSION_EDGES
@@ -87,7 +94,12 @@ pub fn encode(net: &Net) -> Vec<u8> {
     out.push(net.height as u8);
     out.extend_from_slice(&(net.regions as u16).to_le_bytes());
     out.push(REGION_SQUARES as u8);
-    out.extend_from_slice(&(LINEAR as u16).to_le_bytes());
+    let linear = if version >= VERSION_KINGS {
+        LINEAR
+    } else {
+        LINEAR_V3
+    };
+    out.extend_from_slice(&(linear as u16).to_le_bytes());
     if version >= VERSION_EDGES {
         out.extend_from_slice(&(net.edges as u16).to_le_bytes());
         out.push(EDGE_SQUARES as u8);
@@ -96,6 +108,9 @@ pub fn encode(net: &Net) -> Vec<u8> {
         out.extend_from_slice(&(net.windows as u16).to_le_bytes());
         out.push(WINDOW_SQUARES as u8);
     }
+    if version >= VERSION_KINGS {
+        out.extend_from_slice(&(net.kings as u16).to_le_bytes());
+    }
     out.push(2);
     out.push(SHIFT as u8);
     out.extend_from_slice(&net.k.to_le_bytes());
@@ -103,7 +118,7 @@ pub fn encode(net: &Net) -> Vec<u8> {
         out.extend_from_slice(&w[0].to_le_bytes());
         out.extend_from_slice(&w[1].to_le_bytes());
     }
-    for w in &net.linear {
+    for w in &net.linear[..linear] {
         out.extend_from_slice(&w[0].to_le_bytes());
         out.extend_from_slice(&w[1].to_le_bytes());
     }
@@ -123,9 +138,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         return Err("not a Tempo weight file (the magic TEMPOPAT is missing)".into());
     }
     let version = r.u32("version")?;
-    if !(VERSION..=VERSION_WINDOWS).contains(&version) {
+    if !(VERSION..=VERSION_KINGS).contains(&version) {
         return Err(format!(
-            "weight file version {version}; this Tempo reads versions {VERSION} to {VERSION_WINDOWS}"
+            "weight file version {version}; this Tempo reads versions {VERSION} to {VERSION_KINGS}"
         ));
     }
     if bytes.len() < 8 || fnv1a(&bytes[..bytes.len() - 8]).to_le_bytes() != bytes[bytes.len() - 8..] {
@@ -154,8 +169,8 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     let edges = if version >= VERSION_EDGES {
         let edges = usize::from(r.u16("edge-pattern count")?);
         let squares = usize::from(r.u8("edge-pattern size")?);
-        // Version 3 says whether it has them; version 2 always has them.
-        let none = version == VERSION_WINDOWS && edges == 0;
+        // Versions 3 and 4 say whether they have them; version 2 always has them.
+        let none = version >= VERSION_WINDOWS && edges == 0;
         if !none && (edges != EDGES || squares != EDGE_SQUARES) {
             return Err(format!(
                 "{edges} edge patterns of {squares} squares; this Tempo uses {EDGES} of {EDGE_SQUARES}"
@@ -165,11 +180,13 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     } else {
         0
     };
-    let windows = if version == VERSION_WINDOWS {
+    let windows = if version >= VERSION_WINDOWS {
         let windows = usize::from(r.u16("window count")?);
         let squares = usize::from(r.u8("window size")?);
         let expected = Windows::new(width, height).count;
-        if windows != expected || squares != WINDOW_SQUARES {
+        // Version 4 says whether it has them; version 3 always has them.
+        let none = version == VERSION_KINGS && windows == 0;
+        if !none && (windows != expected || squares != WINDOW_SQUARES) {
             return Err(format!(
                 "{windows} big windows of {squares} squares; this Tempo uses {expected} of \
                  {WINDOW_SQUARES} on a {width}x{height} board"
@@ -179,17 +196,34 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     } else {
         0
     };
+    let kings = if version >= VERSION_KINGS {
+        let kings = usize::from(r.u16("king-table entries")?);
+        let expected = (width * height) as usize;
+        if kings != 0 && kings != expected {
+            return Err(format!(
+                "{kings} king-table entries; a {width}x{height} board has {expected}"
+            ));
+        }
+        kings
+    } else {
+        0
+    };
     let phases = r.u8("phase count")?;
     let shift = u32::from(r.u8("fraction bits")?);
-    if squares != REGION_SQUARES || linear != LINEAR || phases != 2 || shift != SHIFT {
+    let terms = if version >= VERSION_KINGS {
+        LINEAR
+    } else {
+        LINEAR_V3
+    };
+    if squares != REGION_SQUARES || linear != terms || phases != 2 || shift != SHIFT {
         return Err(format!(
             "feature counts {squares} squares a region, {linear} linear terms, {phases} phases, \
-             {shift} fraction bits; this Tempo uses {REGION_SQUARES}, {LINEAR}, 2, {SHIFT}"
+             {shift} fraction bits; version {version} has {REGION_SQUARES}, {terms}, 2, {SHIFT}"
         ));
     }
     let k = r.f32("K")?;
-    let entries = regions * ENTRIES + edges * EDGE_ENTRIES + windows * WINDOW_ENTRIES;
-    let body = entries * 4 + LINEAR * 8 + 8;
+    let entries = regions * ENTRIES + edges * EDGE_ENTRIES + windows * WINDOW_ENTRIES + kings;
+    let body = entries * 4 + terms * 8 + 8;
     if r.rest().len() != body {
         return Err(format!(
             "the file has {} bytes of weights and checksum, {body} expected",
@@ -202,8 +236,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         let eg = r.u16("patterns")? as i16;
         patterns.push([mg, eg]);
     }
+    // Terms a file before version 4 does not have weigh nothing.
     let mut lin = [[0i32; 2]; LINEAR];
-    for w in &mut lin {
+    for w in &mut lin[..terms] {
         *w = [r.u32("linear")? as i32, r.u32("linear")? as i32];
     }
     Ok(Net {
@@ -213,6 +248,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         regions,
         edges,
         windows,
+        kings,
         patterns,
         linear: lin,
         k,
@@ -528,6 +564,41 @@ mod tests {
         assert_eq!(back, net);
         // The same weights without the edge patterns' table are a version-1 file of another size.
         assert!(bytes.len() > encode(&sample_net()).len() + EDGES * EDGE_ENTRIES * 4 - 4);
+    }
+
+    /// A net with a king table, or with only the attacked king squares weighted, is a version-4
+    /// file that reads back as the same net, with or without big windows; a shipped (older) file
+    /// reads the new term as zero; a king table of the wrong size is refused.
+    #[test]
+    fn a_weight_file_with_king_terms_round_trips_as_version_4() {
+        for (windows, kings) in [(false, true), (true, true), (false, false)] {
+            let mut net = Net::initial_of::<BrazilianRules>(true, windows).with_kings(kings);
+            assert_eq!(net.kings, if kings { 64 } else { 0 });
+            for (i, w) in net.patterns.iter_mut().enumerate() {
+                *w = [(i % 83) as i16 - 40, (i % 11) as i16];
+            }
+            net.linear[pattern::KING_ATTACKED] = [-40, -25];
+            let bytes = encode(&net);
+            assert_eq!(
+                u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+                VERSION_KINGS
+            );
+            assert_eq!(decode_for::<BrazilianRules>(&bytes).unwrap(), net);
+        }
+        let old = decode_for::<InternationalRules>(embedded("international").unwrap()).unwrap();
+        assert_eq!(old.linear[pattern::KING_ATTACKED], [0, 0]);
+        assert_eq!(old.kings, 0);
+        // The king-table count is the last u16 before the phases, fraction bits and K.
+        let net = Net::initial::<BrazilianRules>().with_kings(true);
+        let bytes = encode(&net);
+        let at = 12 + 1 + "brazilian".len() + 2 + 2 + 1 + 2 + 3 + 3;
+        assert_eq!(bytes[at], 64);
+        let mut recounted = bytes[..bytes.len() - 8].to_vec();
+        recounted[at] = 50;
+        let sum = fnv1a(&recounted);
+        recounted.extend_from_slice(&sum.to_le_bytes());
+        let err = decode_for::<BrazilianRules>(&recounted).unwrap_err();
+        assert!(err.contains("50 king-table entries"), "{err}");
     }
 
     /// A net with big windows (and random weights everywhere) is a version-3 file that reads back

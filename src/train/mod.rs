@@ -108,6 +108,12 @@ pub struct TrainArgs {
     /// fits only the weights the data uses ([`fit_lbfgs_used`]).
     #[arg(long)]
     pub windows: bool,
+    /// Also fit the king terms: a weight for each square a king stands on (for the side to move
+    /// and for the other side, seen from the king's owner; 100 on 10x10) and one for the squares
+    /// the kings reach where an enemy man could take them at once. A version-4 weight file. With
+    /// --init from a net without them they start at zero.
+    #[arg(long)]
+    pub kings: bool,
     /// L-BFGS ridge penalty, in positions: every weight is pulled towards zero as strongly as
     /// this many positions of evidence at even odds pull it towards their results, so a
     /// configuration seen in far fewer positions keeps a weight near zero.
@@ -191,11 +197,19 @@ pub struct Samples {
     pub edges: bool,
     /// Whether the big windows are read (set before the first [`Samples::push`]).
     pub windows: bool,
+    /// Whether the king table and the attacked king squares are read (set before the first
+    /// [`Samples::push`]); without them the attacked squares' term is 0.
+    pub kings: bool,
     /// Pattern slots a position: its regions, then its edge patterns and big windows if any.
     pub slots: usize,
     /// Each slot's configuration as its place in a net's table ([`pattern::slot_base`] plus the
     /// configuration), `slots` a position.
     pub index: Vec<u32>,
+    /// King-table entries as places in a net's table, a variable number a position (one per
+    /// king): those of position `i` end at `king_end[i]` and start where position `i - 1`'s end.
+    pub king_index: Vec<u32>,
+    /// Where each position's king-table entries end in `king_index`.
+    pub king_end: Vec<u32>,
     /// Linear terms, [`LINEAR`] a position.
     pub linear: Vec<i16>,
     /// Phases (0 to [`PHASE_FULL`]).
@@ -217,9 +231,20 @@ impl Samples {
     pub fn is_empty(&self) -> bool {
         self.phase.is_empty()
     }
+    /// The places in a net's table of position `i`'s features: its pattern slots, then its
+    /// king-table entries.
+    #[inline(always)]
+    pub fn entries(&self, i: usize) -> (&[u32], &[u32]) {
+        let start = if i == 0 { 0 } else { self.king_end[i - 1] as usize };
+        (
+            &self.index[i * self.slots..(i + 1) * self.slots],
+            &self.king_index[start..self.king_end[i] as usize],
+        )
+    }
+
     /// Adds a position of variant `R`: its search score and the result for White.
     pub fn push<R: Rules>(&mut self, pos: &Draughts<R>, score: i32, white_result: f32) {
-        let f = pattern::features_of(pos, self.edges, self.windows);
+        let mut f = pattern::features_of(pos, self.edges, self.windows);
         self.slots = f.regions + f.edges + f.windows;
         self.index.extend(
             f.index[..f.regions + f.edges]
@@ -233,6 +258,14 @@ impl Samples {
                 .enumerate()
                 .map(|(w, &x)| (pattern::window_base(f.regions, f.edges, w) + x as usize) as u32),
         );
+        if self.kings {
+            let base = pattern::window_base(f.regions, f.edges, f.windows);
+            self.king_index
+                .extend(f.king[..f.kings].iter().map(|&x| (base + usize::from(x)) as u32));
+        } else {
+            f.linear[pattern::KING_ATTACKED] = 0;
+        }
+        self.king_end.push(self.king_index.len() as u32);
         self.linear
             .extend(f.linear.iter().map(|&x| x.clamp(-32768, 32767) as i16));
         self.phase.push(f.phase as u16);
@@ -275,16 +308,33 @@ pub fn load_of<R: Rules>(
     edges: bool,
     windows: bool,
 ) -> Result<(Samples, Samples), String> {
-    let mut train = Samples {
+    let read = Samples {
         edges,
         windows,
         ..Samples::default()
     };
-    let mut held = Samples {
-        edges,
-        windows,
+    load_into::<R>(paths, holdout, seed, max, &read)
+}
+
+/// Reads the self-play files into training and held-out positions with the optional features
+/// of `read` (an empty [`Samples`] whose `edges`, `windows` and `kings` say which).
+///
+/// # Errors
+/// As [`load_of`].
+pub fn load_into<R: Rules>(
+    paths: &[PathBuf],
+    holdout: f64,
+    seed: u64,
+    max: Option<usize>,
+    read: &Samples,
+) -> Result<(Samples, Samples), String> {
+    let empty = || Samples {
+        edges: read.edges,
+        windows: read.windows,
+        kings: read.kings,
         ..Samples::default()
     };
+    let (mut train, mut held) = (empty(), empty());
     let mut pending: Vec<(Draughts<R>, i32, f32)> = Vec::new();
     let max = max.unwrap_or(usize::MAX);
     'files: for (f, path) in paths.iter().enumerate() {
@@ -444,8 +494,9 @@ impl Model {
     fn eval(&self, s: &Samples, i: usize) -> f64 {
         let ph = f64::from(s.phase[i]) / f64::from(PHASE_FULL);
         let (mut mg, mut eg) = (0f64, 0f64);
-        let idx = &s.index[i * self.slots..(i + 1) * self.slots];
-        for &x in idx {
+        debug_assert_eq!(self.slots, s.slots);
+        let (idx, kings) = s.entries(i);
+        for &x in idx.iter().chain(kings) {
             let j = 2 * x as usize;
             mg += f64::from(self.pat[j]);
             eg += f64::from(self.pat[j + 1]);
@@ -566,8 +617,8 @@ pub fn fit(
                 let g = ((p - target) / o.k) as f32;
                 let ph = f32::from(train.phase[i]) / PHASE_FULL as f32;
                 let (gm, ge) = (g * ph, g * (1.0 - ph));
-                let idx = &train.index[i * model.slots..(i + 1) * model.slots];
-                for &x in idx {
+                let (idx, kings) = train.entries(i);
+                for &x in idx.iter().chain(kings) {
                     let j = 2 * x as usize;
                     pat.g[j] += gm;
                     pat.g[j + 1] += ge;
@@ -595,7 +646,7 @@ pub fn fit(
     // games to tell their value from noise, and a search seeks out what its evaluation overrates.
     if o.min_count > 0 {
         let mut seen = vec![0u32; model.pat.len() / 2];
-        for &x in &train.index {
+        for &x in train.index.iter().chain(&train.king_index) {
             seen[x as usize] += 1;
         }
         for (j, &c) in seen.iter().enumerate() {
@@ -626,7 +677,8 @@ impl Objective<'_> {
         let s = self.s;
         let ph = f64::from(s.phase[i]) / f64::from(PHASE_FULL);
         let (mut mg, mut eg) = (0f64, 0f64);
-        for &x in &s.index[i * s.slots..(i + 1) * s.slots] {
+        let (idx, kings) = s.entries(i);
+        for &x in idx.iter().chain(kings) {
             let j = 2 * x as usize;
             mg += w[j];
             eg += w[j + 1];
@@ -655,7 +707,8 @@ impl Objective<'_> {
             if let Some(g) = grad.as_deref_mut() {
                 let d = (p - t) / self.k / n;
                 let (dm, de) = (d * ph, d * (1.0 - ph));
-                for &x in &s.index[i * s.slots..(i + 1) * s.slots] {
+                let (idx, kings) = s.entries(i);
+                for &x in idx.iter().chain(kings) {
                     let j = 2 * x as usize;
                     g[j] += dm;
                     g[j + 1] += de;
@@ -725,7 +778,8 @@ pub fn fit_lbfgs(
     for i in 0..train.len() {
         let ph = f64::from(train.phase[i]) / f64::from(PHASE_FULL);
         let (qm, qe) = (c * ph * ph, c * (1.0 - ph) * (1.0 - ph));
-        for &x in &train.index[i * train.slots..(i + 1) * train.slots] {
+        let (idx, kings) = train.entries(i);
+        for &x in idx.iter().chain(kings) {
             let j = 2 * x as usize;
             diag[j] += qm;
             diag[j + 1] += qe;
@@ -870,7 +924,8 @@ pub fn fit_lbfgs_used(
     const UNUSED: u32 = u32::MAX;
     let mut renumber = vec![UNUSED; start.patterns.len()];
     let mut used = Vec::new();
-    for &x in train.index.iter().chain(&held.index) {
+    let all = [&train.index, &train.king_index, &held.index, &held.king_index];
+    for &x in all.into_iter().flatten() {
         let r = &mut renumber[x as usize];
         if *r == UNUSED {
             *r = used.len() as u32;
@@ -879,6 +934,7 @@ pub fn fit_lbfgs_used(
     }
     let compact = |s: &Samples| Samples {
         index: s.index.iter().map(|&x| renumber[x as usize]).collect(),
+        king_index: s.king_index.iter().map(|&x| renumber[x as usize]).collect(),
         ..s.clone()
     };
     let small = Net {
@@ -933,10 +989,16 @@ fn read_net<R: Rules>(path: &std::path::Path, s: &Samples) -> Result<Net, String
     let net = weights::decode_for::<R>(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     // A net without big windows scores as before with windows of zero weight: the start of a
     // fit that learns them, or a comparison on data read with them.
-    let net = net.with_windows(s.windows);
+    let net = net.with_windows(s.windows).with_kings(s.kings);
     if net.windows > 0 && !s.windows {
         return Err(format!(
             "{}: weights with big windows, data read without them (add --windows)",
+            path.display()
+        ));
+    }
+    if (net.kings > 0 || net.linear[pattern::KING_ATTACKED] != [0, 0]) && !s.kings {
+        return Err(format!(
+            "{}: weights with king terms, data read without them (add --kings)",
             path.display()
         ));
     }
@@ -1025,28 +1087,24 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         crate::fsutil::check_writable(out).map_err(|e| format!("--out: {e}"))?;
     }
     let clock = Instant::now();
-    let (train, held) = load_of::<R>(
-        &args.data,
-        args.holdout,
-        args.seed,
-        args.max_positions,
-        args.edges,
-        args.windows,
-    )?;
+    let read = Samples {
+        edges: args.edges,
+        windows: args.windows,
+        kings: args.kings,
+        ..Samples::default()
+    };
+    let (train, held) = load_into::<R>(&args.data, args.holdout, args.seed, args.max_positions, &read)?;
     if train.is_empty() {
         return Err("no finished game in the data".into());
     }
     eprintln!(
-        "read {} training and {} held-out positions ({} regions{} each) in {:.1} s",
+        "read {} training and {} held-out positions ({} regions{}{}{} each) in {:.1} s",
         train.len(),
         held.len(),
         Regions::of::<R::Board>().count,
-        match (args.edges, args.windows) {
-            (true, true) => " and 4 edge patterns and big windows",
-            (true, false) => " and 4 edge patterns",
-            (false, true) => " and big windows",
-            (false, false) => "",
-        },
+        if args.edges { ", 4 edge patterns" } else { "" },
+        if args.windows { ", big windows" } else { "" },
+        if args.kings { ", king terms" } else { "" },
         clock.elapsed().as_secs_f64()
     );
     let k = match args.k {
@@ -1070,7 +1128,10 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     };
     let (start, anchored) = match &args.init {
         Some(path) => (read_net::<R>(path, &train)?, true),
-        None => (Net::initial_of::<R>(args.edges, args.windows), false),
+        None => (
+            Net::initial_of::<R>(args.edges, args.windows).with_kings(args.kings),
+            false,
+        ),
     };
     eprintln!(
         "hand-set evaluation: train loss {:.5}  held-out loss {:.5}",
@@ -1466,14 +1527,79 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// King terms fitted on a few hundred positions: from zero they lower the loss and write a
+    /// version-4 file; data read without them is refused for such weights; without --kings the
+    /// attacked squares' term stays out of the fit (its weight stays zero).
+    #[test]
+    fn king_terms_lower_the_loss_and_need_their_data() {
+        let dir = std::env::temp_dir().join(format!("tempo-kings-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data.txt");
+        std::fs::write(&data, tiny_data(60, 5)).unwrap();
+        let path = std::slice::from_ref(&data);
+        let read = Samples {
+            kings: true,
+            ..Samples::default()
+        };
+        let (train, held) = load_into::<BrazilianRules>(path, 0.25, 1, None, &read).unwrap();
+        assert!(
+            train.king_index.len() > 50,
+            "{} king entries",
+            train.king_index.len()
+        );
+        let o = Options {
+            lambda: 0.5,
+            k: fit_k(&train),
+            epochs: 1,
+            l2: 0.0,
+            lr: 1.0,
+            batch: 64,
+            seed: 1,
+            min_count: 0,
+        };
+        let start = Net::initial::<BrazilianRules>().with_kings(true);
+        let before = net_loss(&start, &train, &o);
+        let (net, _) = fit_lbfgs(start, &train, &held, &o, 30, 20.0, false, |_| {});
+        assert!(net_loss(&net, &train, &o) < before);
+        let table = &net.patterns[net.king_base()..];
+        assert_eq!(table.len(), 64);
+        assert!(table.iter().filter(|w| **w != [0, 0]).count() > 5, "{table:?}");
+        assert_ne!(net.linear[pattern::KING_ATTACKED], [0, 0]);
+        let file = dir.join("kings.bin");
+        std::fs::write(&file, weights::encode(&net)).unwrap();
+        let (plain, plain_held) = load_of::<BrazilianRules>(path, 0.25, 1, None, false, false).unwrap();
+        assert!(plain.king_index.is_empty());
+        assert!(
+            plain
+                .linear
+                .chunks(LINEAR)
+                .all(|l| l[pattern::KING_ATTACKED] == 0)
+        );
+        let err = read_net::<BrazilianRules>(&file, &plain).unwrap_err();
+        assert!(err.contains("add --kings"), "{err}");
+        assert_eq!(read_net::<BrazilianRules>(&file, &train).unwrap(), net);
+        let (plain_fit, _) = fit_lbfgs(
+            Net::initial::<BrazilianRules>(),
+            &plain,
+            &plain_held,
+            &o,
+            10,
+            20.0,
+            false,
+            |_| {},
+        );
+        assert_eq!(plain_fit.linear[pattern::KING_ATTACKED], [0, 0]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// The model the fit works on scores a position as the engine's [`Net::score`] does (up to
-    /// the engine's integer rounding), edge patterns and big windows included: the two index the
-    /// same weights.
+    /// the engine's integer rounding), edge patterns, big windows and king terms included: the
+    /// two index the same weights.
     #[test]
     fn the_fitted_model_is_the_engines_evaluation() {
         use rand::{Rng, SeedableRng};
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let mut net = Net::initial_of::<BrazilianRules>(true, true);
+        let mut net = Net::initial_of::<BrazilianRules>(true, true).with_kings(true);
         for w in &mut net.patterns {
             *w = [rng.random_range(-300..300), rng.random_range(-300..300)];
         }
@@ -1483,12 +1609,13 @@ mod tests {
         let mut s = Samples {
             edges: true,
             windows: true,
+            kings: true,
             ..Samples::default()
         };
         let mut positions = Vec::new();
         for _ in 0..20 {
             let mut pos = Draughts::<BrazilianRules>::start();
-            for _ in 0..60 {
+            for _ in 0..100 {
                 let mut list = crate::game::MoveList::new();
                 pos.generate(&mut list);
                 if list.is_empty() {
@@ -1499,6 +1626,10 @@ mod tests {
                 positions.push(pos);
             }
         }
+        assert!(
+            positions.iter().filter(|p| p.kings() != 0).count() > 20,
+            "positions with kings"
+        );
         let model = Model::from_net(&net);
         for (i, pos) in positions.iter().enumerate() {
             let engine = f64::from(net.score(&pattern::features(pos)));
