@@ -28,9 +28,9 @@
 //!   are weight-file version 3 (17 MB on 10x10).
 //! - **King squares** (optional, [`Net::kings`]; weight-file version 4). A weight for each square
 //!   a king of the side to move stands on and one for each square a king of the other side stands
-//!   on, both seen from the owner's side (the board turned for Black): 2 x 50 on 10x10. Kings in
-//!   the middle of the board and on the long diagonal are worth more than kings in a corner, and
-//!   the regions never see kings (Scan 2.0 has such a table; read, not copied).
+//!   on, both seen from the owner's side (the board turned for Black): 2 x 50 on 10x10. The
+//!   regions never see kings; this table lets where a king stands count (Scan 2.0 has such a
+//!   table; read, not copied).
 //! - **Linear terms** ([`LINEAR`], each a difference side to move minus opponent unless noted):
 //!   men, kings, having a king at all, advancement (rows each man has walked), runaway men one, two
 //!   and three rows from promotion with no enemy piece in the cone ahead, free forward steps of the
@@ -655,8 +655,9 @@ pub fn phase<R: Rules>(pos: &Draughts<R>) -> i32 {
 
 /// The king-table entries of `pos`, written to `out`, and their number: for a king of the side to
 /// move its square seen from that side (0 to squares - 1), for a king of the other side its square
-/// seen from that side plus the number of squares. Squares are counted in the layout's bit order,
-/// and a side sees the board turned (bit `b` at `span - 1 - b`) when it is Black.
+/// seen from that side plus the number of squares. Squares are numbered from 0 as the board
+/// numbers them ([`Geometry::BIT_TO_SQUARE`]), and a side sees the board turned (bit `b` at
+/// `span - 1 - b`) when it is Black.
 #[inline(always)]
 pub fn king_indices<R: Rules>(pos: &Draughts<R>, out: &mut [u16; MAX_KING_ENTRIES]) -> usize {
     let span = const { Regions::of::<R::Board>().span };
@@ -908,7 +909,7 @@ pub struct Net {
     pub edges: usize,
     /// Number of big windows: the board's [`Windows::count`] or 0.
     pub windows: usize,
-    /// Entries of the king table: twice the board's squares (the side to move's kings, then the
+    /// Entries of the king table: twice the board's dark squares (the side to move's kings, then the
     /// other side's; [`king_indices`]) or 0.
     pub kings: usize,
     /// Middle-game and endgame weight of each region's configurations, `regions * ENTRIES` pairs
