@@ -888,6 +888,12 @@ pub const fn slot_base(regions: usize, s: usize) -> usize {
     }
 }
 
+/// Entries of the king table of a `width` x `height` board: twice its dark squares (the side to
+/// move's kings, then the other side's), which are half the board.
+pub const fn king_entries(width: u32, height: u32) -> usize {
+    (width * height) as usize
+}
+
 /// Where big window `w` starts in the table of a net with `regions` regions and `edges` edge
 /// patterns: after the regions' and the edge patterns' tables.
 pub const fn window_base(regions: usize, edges: usize, w: usize) -> usize {
@@ -979,11 +985,21 @@ impl Net {
     /// scores every position as before).
     pub fn with_kings(mut self, kings: bool) -> Net {
         if kings && self.kings == 0 {
-            // Twice the dark squares, which are half the board.
-            self.kings = (self.width * self.height) as usize;
+            self.kings = king_entries(self.width, self.height);
             self.patterns.resize(self.patterns.len() + self.kings, [0; 2]);
         }
         self
+    }
+
+    /// The middle-game and endgame sums of the king-table weights of `entries`
+    /// ([`king_indices`]).
+    #[inline(always)]
+    fn king_sums(&self, entries: &[u16]) -> (i32, i32) {
+        let table = &self.patterns[self.king_base()..];
+        entries.iter().fold((0, 0), |(mg, eg), &i| {
+            let w = table[usize::from(i)];
+            (mg + i32::from(w[0]), eg + i32::from(w[1]))
+        })
     }
 
     /// Where the king table starts in [`Net::patterns`]: after every pattern's table.
@@ -1038,12 +1054,9 @@ impl Net {
             }
         }
         if self.kings > 0 {
-            let base = self.king_base();
-            for &i in &f.king[..f.kings] {
-                let w = self.patterns[base + usize::from(i)];
-                mg += i32::from(w[0]);
-                eg += i32::from(w[1]);
-            }
+            let (m, e) = self.king_sums(&f.king[..f.kings]);
+            mg += m;
+            eg += e;
         }
         for (w, &x) in self.linear.iter().zip(&f.linear) {
             mg += w[0] * x;
@@ -1061,12 +1074,9 @@ impl Net {
         if self.kings > 0 && !pos.kings().is_empty() {
             let mut king = [0u16; MAX_KING_ENTRIES];
             let n = king_indices(pos, &mut king);
-            let base = self.king_base();
-            for &i in &king[..n] {
-                let w = self.patterns[base + usize::from(i)];
-                mg += i32::from(w[0]);
-                eg += i32::from(w[1]);
-            }
+            let (m, e) = self.king_sums(&king[..n]);
+            mg += m;
+            eg += e;
         }
         for (w, x) in self.linear.iter().zip(linear_terms(pos)) {
             mg += w[0] * x;

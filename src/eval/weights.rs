@@ -198,7 +198,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     };
     let kings = if version >= VERSION_KINGS {
         let kings = usize::from(r.u16("king-table entries")?);
-        let expected = (width * height) as usize;
+        let expected = pattern::king_entries(width, height);
         if kings != 0 && kings != expected {
             return Err(format!(
                 "{kings} king-table entries; a {width}x{height} board has {expected}"

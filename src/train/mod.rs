@@ -1547,16 +1547,7 @@ mod tests {
             "{} king entries",
             train.king_index.len()
         );
-        let o = Options {
-            lambda: 0.5,
-            k: fit_k(&train),
-            epochs: 1,
-            l2: 0.0,
-            lr: 1.0,
-            batch: 64,
-            seed: 1,
-            min_count: 0,
-        };
+        let o = lbfgs_options(0.5, &train);
         let start = Net::initial::<BrazilianRules>().with_kings(true);
         let before = net_loss(&start, &train, &o);
         let (net, _) = fit_lbfgs(start, &train, &held, &o, 30, 20.0, false, |_| {});
