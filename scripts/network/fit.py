@@ -55,9 +55,11 @@ print(f'K {k:.1f}; search score held-out loss {ce(sig(score[ho] / k), result[ho]
 rng = np.random.default_rng(a.seed)
 NI = 201  # 200 inputs and a padding column
 H, H2 = a.hidden, a.hidden2
+ACTIVE = 36  # about as many inputs are on in a position (pieces on the board)
 def init(n_in, n_out):
-    return (rng.standard_normal((n_in, n_out)) * math.sqrt(2 / 36)).astype(np.float32) if n_in == NI else \
-        (rng.standard_normal((n_in, n_out)) * math.sqrt(1 / n_in)).astype(np.float32)
+    # He-like scale by the inputs that are on: all of them in the later layers, the pieces in the first.
+    fan = ACTIVE if n_in == NI else n_in
+    return (rng.standard_normal((n_in, n_out)) * math.sqrt((2 if n_in == NI else 1) / fan)).astype(np.float32)
 if H:
     P = {'W1': init(NI, H), 'b1': np.full(H, 0.1, np.float32), 'W2': init(H, H2), 'b2': np.zeros(H2, np.float32),
          'W3': init(H2, 1) * 0.1, 'b3': np.zeros(1, np.float32)}
