@@ -18,6 +18,7 @@ ap.add_argument('--max', type=int, default=0)
 ap.add_argument('--max-train', type=int, default=0)
 ap.add_argument('--tag', default='')
 ap.add_argument('--seed', type=int, default=1)
+ap.add_argument('--init', default='', help="start from this fit's .npz (same shape) instead of random weights")
 a = ap.parse_args()
 
 d = np.load(a.data)
@@ -65,6 +66,13 @@ if H:
          'W3': init(H2, 1) * 0.1, 'b3': np.zeros(1, np.float32)}
 else:
     P = {'W1': np.zeros((NI, 1), np.float32), 'b1': np.zeros(1, np.float32)}
+if a.init:
+    # A warm start: the data of one run does not outlive its machine, the fitted weights do, so a
+    # later run refines them on its own positions.
+    Q = np.load(a.init)
+    assert all(Q[n].shape == P[n].shape for n in P), 'the --init network has another shape'
+    P = {n: Q[n].astype(np.float32) for n in P}
+    print(f'from {a.init}', flush=True)
 M = {n: np.zeros_like(v) for n, v in P.items()}
 V = {n: np.zeros_like(v) for n, v in P.items()}
 
