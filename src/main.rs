@@ -288,7 +288,8 @@ struct SearchArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     threads: u32,
     /// Weights of the learned evaluation to search with, as the eval-file option takes them: a
-    /// weight file (any version, big windows included), `<learned>`, `<hand>` or `<default>`.
+    /// weight file (any version, big windows included), `<network>` (International's network),
+    /// `<learned>` (the built-in pattern weights), `<hand>` or `<default>`.
     #[arg(long)]
     eval_file: Option<String>,
     #[command(flatten)]

@@ -72,6 +72,17 @@ fn hub_eval_file_loads_refuses_and_restores() {
     e.send("set-param name=eval-file value=<learned>");
     let (err, _) = e.until("error");
     assert!(err.contains("ships no weights"), "{err}");
+    // International's network is chosen by name; Russian ships none.
+    e.send("set-param name=eval-file value=<network>");
+    let (err, _) = e.until("error");
+    assert!(err.contains("ships no network"), "{err}");
+    e.send("set-param name=variant value=normal");
+    e.send("set-param name=eval-file value=<network>");
+    assert_eq!(hub_param(&mut e, "eval-file"), "<network>");
+    e.send("set-param name=variant value=russian");
+    e.send("set-param name=eval-file value=<network>");
+    let (err, _) = e.until("error");
+    assert!(err.contains("ships no network"), "{err}");
     e.send("set-param name=variant value=normal");
     e.send("set-param name=eval-file value=<default>");
     assert_eq!(hub_param(&mut e, "eval-file"), "<default>");
@@ -155,4 +166,32 @@ fn special_files_as_eval_file_are_refused_at_once() {
     e.send("quit");
     assert_eq!(e.wait_exit(quick).0, Some(0));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_bad_tempo_net_file_is_refused_when_the_network_is_chosen() {
+    // The file TEMPO_NET names is read when `<network>` is chosen, so that a bad one stops the
+    // command with its reason instead of failing in the middle of a search.
+    let (good, bad, dir) = weight_files("tempo-net");
+    let run = |net: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["search", "--depth", "3", "--eval-file", "<network>"])
+            .env("TEMPO_NET", net)
+            .output()
+            .unwrap()
+    };
+    for file in [good.as_str(), bad.as_str(), "/nonexistent-dir/n.nn"] {
+        let o = run(file);
+        assert!(
+            !o.status.success(),
+            "{file}: a pattern file or none is no network"
+        );
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains("TEMPO_NET") && stderr.contains(file), "{stderr}");
+    }
+    let net = dir.join("n.nn");
+    std::fs::write(&net, tempo::eval::network::INTERNATIONAL).unwrap();
+    let o = run(&net.display().to_string());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_dir_all(dir).unwrap();
 }

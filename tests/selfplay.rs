@@ -194,6 +194,25 @@ fn the_balance_filter_keeps_even_openings() {
 }
 
 #[test]
+fn the_evaluation_can_be_chosen() {
+    // International's network and its pattern weights score the same openings differently.
+    let args = ["--games", "2", "--depth", "2", "--seed", "3", "--threads", "1"];
+    let network = TempFile::new("eval-network");
+    selfplay(&network, &[&args[..], &["--eval-file", "<network>"]].concat());
+    let learned = TempFile::new("eval-learned");
+    selfplay(&learned, &[&args[..], &["--eval-file", "<learned>"]].concat());
+    let default = TempFile::new("eval-default");
+    selfplay(&default, &args);
+    check_format::<tempo::draughts::International>(&network.read());
+    assert_ne!(network.read(), learned.read());
+    assert_eq!(
+        default.read(),
+        learned.read(),
+        "the pattern weights are the default"
+    );
+}
+
+#[test]
 fn the_same_seed_gives_the_same_games_whatever_the_threads() {
     let args = ["-v", "english", "--games", "4", "--depth", "2", "--seed", "5"];
     let one = TempFile::new("det-1");
@@ -293,6 +312,14 @@ fn bad_arguments_are_clear_errors() {
         (vec!["--games", "2", "--depth", "0"], "--depth"),
         (vec!["--games", "2", "-v", "chess"], "chess"),
         (vec!["--games", "2", "--balance=-1"], "--balance"),
+        (
+            vec!["--games", "2", "-v", "english", "--eval-file", "<network>"],
+            "ships no network",
+        ),
+        (
+            vec!["--games", "2", "--eval-file", "/nonexistent-dir/w.bin"],
+            "--eval-file",
+        ),
     ] {
         let o = tempo(&[&["selfplay", "--out", &path][..], &args[..]].concat());
         assert!(!o.status.success(), "{args:?} succeeded");

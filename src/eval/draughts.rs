@@ -321,14 +321,43 @@ pub fn learned_evaluate<R: Rules>(pos: &Draughts<R>, net: &super::pattern::Net) 
     score
 }
 
+/// The network variant `R` evaluates with, if any: International's when the `eval-file` option
+/// chose `<network>` (`set_eval_file` made sure it loads).
+#[inline(always)]
+fn network<R: Rules>() -> Option<&'static super::network::Network> {
+    if super::weights::network_on::<R>() {
+        super::network::shipped().ok()
+    } else {
+        None
+    }
+}
+
 impl<R: Rules> Evaluate for Draughts<R> {
     fn evaluate(&self) -> i32 {
+        if let Some(nn) = network::<R>() {
+            return nn.evaluate(self);
+        }
         if super::pattern::learnable::<R>() {
             if let Some(net) = super::weights::current::<R>() {
                 return learned_evaluate(self, net);
             }
         }
         hand_evaluate(self)
+    }
+    fn evaluate_within(&self, alpha: i32, beta: i32) -> i32 {
+        // With the network, a position the tables put far outside the window keeps the tables'
+        // score ([`super::network::WINDOW`]).
+        if let Some(nn) = network::<R>() {
+            if let Some(net) = super::weights::current::<R>() {
+                let t = learned_evaluate(self, net);
+                let margin = super::network::WINDOW;
+                if t >= beta.saturating_add(margin) || t <= alpha.saturating_sub(margin) {
+                    return t;
+                }
+            }
+            return nn.evaluate(self);
+        }
+        self.evaluate()
     }
     fn quick_outcome(&self) -> Option<Outcome> {
         if R::GOAL == Goal::FirstKing {

@@ -12,6 +12,7 @@
 //! weights uses its hand evaluation.
 
 pub mod draughts;
+pub mod network;
 pub mod odd;
 pub mod pattern;
 pub mod weights;
@@ -27,6 +28,12 @@ pub trait Evaluate: Game + crate::egdb::Probe {
     /// The static score for the side to move, in hundredths of a man; it must stay well inside
     /// `±20_000`, the range below the win scores.
     fn evaluate(&self) -> i32;
+    /// The static score where only its side of the window `alpha..beta` matters (the
+    /// quiescence search's stand-pat): a game may answer a score far outside the window more
+    /// cheaply. By default [`Evaluate::evaluate`].
+    fn evaluate_within(&self, _alpha: i32, _beta: i32) -> i32 {
+        self.evaluate()
+    }
     /// A game end that the position alone decides and that [`Game::outcome`] would report even
     /// though the side to move still has moves (Breakthrough's first king, a counted draw rule).
     /// It must be cheap: it is asked at every node, before move generation. The search asks

@@ -402,7 +402,7 @@ impl Word for u128 {
 
 /// A bit set as a `u64` (only for types of 64 bits; the check folds away at compile time).
 #[inline(always)]
-fn as_u64<B: Bits>(x: B) -> u64 {
+pub(crate) fn as_u64<B: Bits>(x: B) -> u64 {
     match (&x as &dyn Any).downcast_ref::<u64>() {
         Some(v) => *v,
         None => unreachable!("a 64-bit board set is a u64"),

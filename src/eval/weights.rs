@@ -336,7 +336,18 @@ impl<R: Rules> SlotOf<R> {
         usize::MAX
     };
     const LEARNED: bool = learned_by_default(R::NAME);
+    const NETWORK: bool = same(R::NAME, NETWORK_VARIANT);
 }
+
+/// The variant that ships a network evaluation (`weights/international.nn`,
+/// [`crate::eval::network`]), chosen with `<network>`. It is not the default: it beat the pattern
+/// weights by SPRT at 0.1 s a move but scored less than they did against Scan 2.0
+/// (docs/records/evaluation.md).
+pub const NETWORK_VARIANT: &str = "international";
+
+/// `current` of a slot: the network, with the embedded tables for the positions it leaves them
+/// ([`crate::eval::network::WINDOW`]).
+const NETWORK: usize = usize::MAX - 2;
 
 /// Weight files one process can load per variant.
 pub const MAX_LOADS: usize = 64;
@@ -418,9 +429,19 @@ pub fn current<R: Rules>() -> Option<&'static Net> {
     match slot.current.load(Ordering::Acquire) {
         DEFAULT if SlotOf::<R>::LEARNED => embedded_net(slot, R::NAME),
         DEFAULT | HAND => None,
-        EMBEDDED => embedded_net(slot, R::NAME),
+        EMBEDDED | NETWORK => embedded_net(slot, R::NAME),
         i => slot.loaded[i - 1].get().map(|(net, _)| net),
     }
+}
+
+/// Whether variant `R` evaluates with the network now: chosen with `<network>` where it ships one.
+#[inline(always)]
+pub fn network_on<R: Rules>() -> bool {
+    let index = SlotOf::<R>::INDEX;
+    if !SlotOf::<R>::NETWORK || index == usize::MAX {
+        return false;
+    }
+    SLOTS[index].current.load(Ordering::Acquire) == NETWORK
 }
 
 fn slot(variant: &str) -> Result<&'static Slot, String> {
@@ -490,6 +511,20 @@ pub fn set_eval_file(variant: &str, value: &str) -> Result<(), String> {
         }
         return Ok(());
     }
+    if value == NETWORK_LABEL {
+        let slot = slot(variant)?;
+        if variant != NETWORK_VARIANT {
+            return Err(format!(
+                "{variant} ships no network (only {NETWORK_VARIANT} does); its evaluations are \
+                 {LEARNED_LABEL}, {HAND_LABEL} or a weight file"
+            ));
+        }
+        // A network file named by TEMPO_NET is read now, so that a bad one is this error and not
+        // a search without it.
+        crate::eval::network::shipped()?;
+        slot.current.store(NETWORK, Ordering::Release);
+        return Ok(());
+    }
     if value == LEARNED_LABEL {
         let slot = slot(variant)?;
         if embedded(variant).is_none() {
@@ -507,6 +542,8 @@ pub fn set_eval_file(variant: &str, value: &str) -> Result<(), String> {
 pub const DEFAULT_LABEL: &str = "<default>";
 /// The value of the `eval-file` option that selects the embedded weights.
 pub const LEARNED_LABEL: &str = "<learned>";
+/// The value of the `eval-file` option that selects the shipped network (International).
+pub const NETWORK_LABEL: &str = "<network>";
 /// The value of the `eval-file` option that selects the hand-set evaluation.
 pub const HAND_LABEL: &str = "<hand>";
 
@@ -518,6 +555,7 @@ pub fn current_label(variant: &str) -> String {
     match slot.current.load(Ordering::Acquire) {
         DEFAULT => DEFAULT_LABEL.to_string(),
         EMBEDDED => LEARNED_LABEL.to_string(),
+        NETWORK => NETWORK_LABEL.to_string(),
         HAND => HAND_LABEL.to_string(),
         i => slot.loaded[i - 1]
             .get()

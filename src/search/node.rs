@@ -32,7 +32,7 @@ impl<G: Evaluate> Search<'_, G> {
         // Without a capture the side to move stands pat (its quiet moves are not searched here):
         // known from the piece sets, the quiet moves need not be generated.
         match pos.capture_free() {
-            Some(true) => return pos.evaluate(),
+            Some(true) => return pos.evaluate_within(alpha, beta),
             Some(false) => {
                 return pos
                     .outcome()
@@ -57,7 +57,7 @@ impl<G: Evaluate> Search<'_, G> {
         let forced = moves.iter().all(|m| pos.is_capture(m));
         let mut best = -INFINITY;
         if !forced {
-            best = pos.evaluate();
+            best = pos.evaluate_within(alpha, beta);
             if best >= beta {
                 return best;
             }

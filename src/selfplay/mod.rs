@@ -123,6 +123,11 @@ pub struct SelfplayArgs {
     /// No progress on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The evaluation to play with, as the eval-file option takes it: a weight file, `<network>`
+    /// (International's network), `<learned>`, `<hand>` or `<default>` (the variant's default).
+    /// It is not part of the file's settings line: a resumed run must be given the same.
+    #[arg(long, value_name = "EVAL")]
+    pub eval_file: Option<String>,
 }
 
 impl SelfplayArgs {
@@ -248,6 +253,10 @@ fn play_game<G: Evaluate>(
 /// be had, a thread that cannot start. Games finished before an error stay in the file.
 pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
     let balance = args.balance()?;
+    if let Some(eval) = &args.eval_file {
+        crate::eval::weights::set_eval_file(args.variant.name(), eval)
+            .map_err(|e| format!("--eval-file: {e}"))?;
+    }
     let name = args.out.display();
     let header = args.header();
     // A device or FIFO is no file to resume: /dev/zero would be read without end, and opening a

@@ -49,9 +49,10 @@ pub struct TrainArgs {
     /// the middle-game weights of terms rare on a full board (runaways, kings) from drifting.
     #[arg(long, default_value_t = 1e-7, value_parser = parse_non_negative)]
     pub l2: f64,
-    /// Adam: step size at the first epoch, in hundredths of a man; it falls linearly to a tenth.
-    #[arg(long, default_value_t = 2.0, value_parser = parse_positive)]
-    pub lr: f64,
+    /// Adam: step size at the first epoch (default 2, in hundredths of a man, for pattern
+    /// weights; 0.001 with --network); it falls linearly to a tenth.
+    #[arg(long, value_parser = parse_positive)]
+    pub lr: Option<f64>,
     /// Adam: positions a minibatch.
     #[arg(long, default_value_t = 4096, value_parser = parse_batch)]
     pub batch: usize,
@@ -89,6 +90,16 @@ pub struct TrainArgs {
     /// --init from a net without them they start at zero.
     #[arg(long)]
     pub kings: bool,
+    /// Fit a network evaluation instead of pattern weights: the widths of its two hidden layers,
+    /// such as `128x32` (the first a multiple of 32, at most 512; the second at most 64). Adam
+    /// (`--epochs`, `--lr`, `--batch`, `--threads`); `--init` then names a network file to start
+    /// from, and `--out` gets a network file (an engine started with `TEMPO_NET=<file>` reads it for
+    /// `eval-file` `<network>`).
+    #[arg(long, value_parser = parse_shape)]
+    pub network: Option<(usize, usize)>,
+    /// Threads a minibatch of the network's fit is split over.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
     /// L-BFGS ridge penalty, in positions: every weight is pulled towards zero as strongly as
     /// this many positions of evidence at even odds pull it towards their results, so a
     /// configuration seen in far fewer positions keeps a weight near zero.
@@ -146,6 +157,24 @@ fn count_in(text: &str, lo: usize, hi: usize) -> Result<usize, String> {
             quoted(text)
         )),
     }
+}
+
+fn parse_shape(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{} is not two layer widths such as 128x32", quoted(text));
+    let (a, b) = text.split_once(['x', ',']).ok_or_else(bad)?;
+    let (a, b): (usize, usize) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a == 0 || a % 32 != 0 || a > crate::eval::network::MAX_H1 {
+        return Err(format!(
+            "the first layer's width {a} is not a multiple of 32 from 32 to 512"
+        ));
+    }
+    if b == 0 || b > crate::eval::network::MAX_H2 {
+        return Err(format!("the second layer's width {b} is not from 1 to 64"));
+    }
+    Ok((a, b))
 }
 
 fn parse_batch(text: &str) -> Result<usize, String> {

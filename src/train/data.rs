@@ -155,8 +155,29 @@ pub fn load_into<R: Rules>(
         ..Samples::default()
     };
     let (mut train, mut held) = (empty(), empty());
+    read_games::<R>(paths, holdout, seed, max, |pos, score, result, hold| {
+        if hold { &mut held } else { &mut train }.push(pos, score, result);
+    })?;
+    Ok((train, held))
+}
+
+/// Reads the self-play files and hands each position of a finished game to `visit` with its
+/// search score, the result for White and whether its game is held out (a hash of the seed,
+/// the file and the game number below `holdout`), up to about `max` positions (whole games).
+/// Returns the number of positions visited.
+///
+/// # Errors
+/// As [`load_of`].
+pub fn read_games<R: Rules>(
+    paths: &[PathBuf],
+    holdout: f64,
+    seed: u64,
+    max: Option<usize>,
+    mut visit: impl FnMut(&Draughts<R>, i32, f32, bool),
+) -> Result<usize, String> {
     let mut pending: Vec<(Draughts<R>, i32, f32)> = Vec::new();
     let max = max.unwrap_or(usize::MAX);
+    let mut visited = 0;
     'files: for (f, path) in paths.iter().enumerate() {
         // Read line by line with a bound on each line, not whole: data files may be gigabytes,
         // and a device such as /dev/zero (refused as not a regular file) never ends.
@@ -195,11 +216,11 @@ pub fn load_into<R: Rules>(
             {
                 let key = splitmix(seed ^ splitmix((f as u64) << 40 ^ k));
                 let hold = ((key >> 11) as f64 / (1u64 << 53) as f64) < holdout;
-                let set = if hold { &mut held } else { &mut train };
                 for (pos, score, result) in pending.drain(..) {
-                    set.push(&pos, score, result);
+                    visit(&pos, score, result, hold);
+                    visited += 1;
                 }
-                if train.len() + held.len() >= max {
+                if visited >= max {
                     break 'files;
                 }
                 continue;
@@ -224,7 +245,7 @@ pub fn load_into<R: Rules>(
             pending.push((pos, score, result));
         }
     }
-    Ok((train, held))
+    Ok(visited)
 }
 
 fn splitmix(mut x: u64) -> u64 {

@@ -23,11 +23,12 @@
 
 mod args;
 mod data;
+pub mod network;
 mod optim;
 
 pub use args::{MAX_BATCH, MAX_ROUNDS, Optimizer, TrainArgs};
-pub use data::{Samples, load, load_into, load_of};
-pub use optim::{Epoch, Options, fit, fit_k, fit_lbfgs, fit_lbfgs_used, hand_loss, net_loss};
+pub use data::{Samples, load, load_into, load_of, read_games};
+pub use optim::{Epoch, Options, fit, fit_k, fit_k_of, fit_lbfgs, fit_lbfgs_used, hand_loss, net_loss};
 
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::{self, Rules};
@@ -120,6 +121,86 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
 }
 
+/// `tempo train --network`: reads the data as network inputs, fits, writes the network file.
+fn run_network<R: Rules>(args: &TrainArgs, (h1, h2): (usize, usize)) -> Result<(), String> {
+    if !args.compare.is_empty() {
+        return Err("--compare reads pattern weights: leave it out with --network".into());
+    }
+    let clock = Instant::now();
+    let (train, held) = network::load::<R>(&args.data, args.holdout, args.seed, args.max_positions)?;
+    if train.is_empty() {
+        return Err("no finished game in the data".into());
+    }
+    eprintln!(
+        "read {} training and {} held-out positions ({} inputs) in {:.1} s",
+        train.len(),
+        held.len(),
+        train.inputs,
+        clock.elapsed().as_secs_f64()
+    );
+    let k = match args.k {
+        Some(k) => k,
+        None => {
+            let k = fit_k_of(&train.score, &train.result);
+            eprintln!("fitted K = {k:.1}");
+            k
+        }
+    };
+    let o = network::NetOptions {
+        lambda: args.lambda,
+        k,
+        epochs: args.epochs,
+        lr: args.lr.unwrap_or(1e-3),
+        batch: args.batch,
+        seed: args.seed,
+        threads: args.threads as usize,
+    };
+    let start = match &args.init {
+        Some(path) => {
+            let bytes = crate::fsutil::read_capped(path, 64 << 20)?;
+            let l = crate::eval::network::Layers::decode(&bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if (l.inputs, l.h1, l.h2) != (train.inputs, h1, h2) {
+                return Err(format!(
+                    "{}: a {}x{}x{} network, not {}x{h1}x{h2}",
+                    path.display(),
+                    l.inputs,
+                    l.h1,
+                    l.h2,
+                    train.inputs
+                ));
+            }
+            crate::eval::network::Layers { k: k as f32, ..l }
+        }
+        None => network::initial(train.inputs, h1, h2, k as f32, args.seed),
+    };
+    let search_loss = {
+        let n = held.len().max(1) as f64;
+        held.score
+            .iter()
+            .zip(&held.result)
+            .map(|(&s, &r)| optim::cross_entropy(optim::sigmoid(f64::from(s) / k), f64::from(r)))
+            .sum::<f64>()
+            / n
+    };
+    eprintln!(
+        "start: held-out loss {:.5} (the search scores' own: {search_loss:.5})",
+        network::loss(&start, &held, &o).0
+    );
+    let fitted = network::fit(start, &train, &held, &o, |e| {
+        eprintln!(
+            "epoch {:>3}/{}  held-out loss {:.5}  ({:.1} s)",
+            e.epoch, o.epochs, e.held_loss, e.seconds
+        );
+    });
+    let Some(out) = &args.out else {
+        return Ok(());
+    };
+    crate::fsutil::write_atomic(out, &fitted.encode())?;
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
 fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not between 0 and 1", args.lambda));
@@ -139,6 +220,9 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
             crate::fsutil::check_distinct(&[("--out", out), (option, input)])?;
         }
         crate::fsutil::check_writable(out).map_err(|e| format!("--out: {e}"))?;
+    }
+    if let Some(shape) = args.network {
+        return run_network::<R>(args, shape);
     }
     let clock = Instant::now();
     let read = Samples {
@@ -175,7 +259,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         k,
         epochs: args.epochs,
         l2: args.l2,
-        lr: args.lr,
+        lr: args.lr.unwrap_or(2.0),
         batch: args.batch,
         seed: args.seed,
         min_count: args.min_count,

@@ -7,12 +7,12 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-fn sigmoid(x: f64) -> f64 {
+pub(super) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Cross-entropy of prediction `p` against target `t`.
-fn cross_entropy(p: f64, t: f64) -> f64 {
+pub(super) fn cross_entropy(p: f64, t: f64) -> f64 {
     let p = p.clamp(1e-12, 1.0 - 1e-12);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
@@ -20,11 +20,16 @@ fn cross_entropy(p: f64, t: f64) -> f64 {
 /// The `K` that makes `sigmoid(score / K)` the best predictor of the results (golden-section
 /// search on log K between 20 and 5000).
 pub fn fit_k(s: &Samples) -> f64 {
+    fit_k_of(&s.score, &s.result)
+}
+
+/// [`fit_k`] over search scores and results given as arrays.
+pub fn fit_k_of(score: &[f32], result: &[f32]) -> f64 {
     let loss = |k: f64| -> f64 {
-        let n = s.len().max(1) as f64;
-        s.score
+        let n = score.len().max(1) as f64;
+        score
             .iter()
-            .zip(&s.result)
+            .zip(result)
             .map(|(&sc, &r)| cross_entropy(sigmoid(f64::from(sc) / k), f64::from(r)))
             .sum::<f64>()
             / n
