@@ -84,6 +84,32 @@ impl<'a> ByteReader<'a> {
     pub fn f32(&mut self, what: &str) -> Result<f32, String> {
         self.array(what).map(f32::from_le_bytes)
     }
+
+    /// An unsigned LEB128 number of at most 32 bits: seven bits a byte, low bits first, the high
+    /// bit set on every byte but the last.
+    ///
+    /// # Errors
+    /// The slice ends inside the number, or it does not fit 32 bits.
+    pub fn varint(&mut self, what: &str) -> Result<u32, String> {
+        let mut value: u64 = 0;
+        for shift in (0..35).step_by(7) {
+            let b = self.u8(what)?;
+            value |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return u32::try_from(value).map_err(|_| format!("the {what} does not fit 32 bits"));
+            }
+        }
+        Err(format!("the {what} does not fit 32 bits"))
+    }
+}
+
+/// Appends `value` to `out` as an unsigned LEB128 number (what [`ByteReader::varint`] reads).
+pub fn push_varint(out: &mut Vec<u8>, mut value: u32) {
+    while value >= 0x80 {
+        out.push((value as u8 & 0x7f) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
 }
 
 #[cfg(test)]
@@ -101,5 +127,29 @@ mod tests {
         // A failed read consumes nothing.
         assert_eq!(r.u8("last").unwrap(), 7);
         assert!(r.take(usize::MAX, "huge").is_err());
+    }
+
+    #[test]
+    fn varints_round_trip_and_refuse_overlong_or_cut_numbers() {
+        let values = [0, 1, 127, 128, 300, 16_383, 16_384, 531_441, u32::MAX];
+        let mut bytes = Vec::new();
+        for v in values {
+            super::push_varint(&mut bytes, v);
+        }
+        // 1 + 1 + 1 + 2 + 2 + 2 + 3 + 3 + 5 bytes.
+        assert_eq!(bytes.len(), 20);
+        let mut r = ByteReader::new(&bytes);
+        for v in values {
+            assert_eq!(r.varint("n").unwrap(), v);
+        }
+        assert!(r.rest().is_empty());
+        let err = ByteReader::new(&[0x80, 0x80]).varint("run").unwrap_err();
+        assert!(err.contains("truncated") && err.contains("run"), "{err}");
+        let err = ByteReader::new(&[0xff, 0xff, 0xff, 0xff, 0x1f])
+            .varint("run")
+            .unwrap_err();
+        assert!(err.contains("32 bits"), "{err}");
+        let err = ByteReader::new(&[0x80; 6]).varint("run").unwrap_err();
+        assert!(err.contains("32 bits"), "{err}");
     }
 }

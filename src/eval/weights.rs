@@ -1,28 +1,36 @@
 //! Weight files of the learned evaluation, and the per-variant registry the search reads them from.
 //!
-//! # File format (versions 1 to 4, all integers little-endian)
+//! # File format (versions 1 to 5, all integers little-endian)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `TEMPOPAT` |
-//! | 4 | version, u32: 1 without edge patterns, 2 with them, 3 with big windows, 4 with king squares |
+//! | 4 | version, u32: 1 without edge patterns, 2 with them, 3 with big windows, 4 with king squares, 5 as 4 with the pattern weights stored sparse |
 //! | 1 + n | variant name: length n (u8), then n bytes of ASCII (`international`) |
 //! | 1, 1 | board width, height (u8) |
 //! | 2 | regions, u16 (16 on 10x10, 9 on 8x8, 25 on 12x12) |
 //! | 1 | squares a region, u8 = 8 |
-//! | 2 | linear terms, u16 = 11 before version 4, 12 in it (their order: [`pattern::LINEAR_NAMES`]) |
-//! | 2, 1 | versions 2 to 4: edge patterns, u16 = 4 (versions 3 and 4: 0 or 4), and squares an edge pattern, u8 = 9 |
-//! | 2, 1 | versions 3 and 4: big windows, u16 (8 on 10x10, 6 on 8x8, 10 on 12x12, or 0 in version 4: [`pattern::Windows`]), and squares a window, u8 = 12 |
-//! | 2 | version 4 only: king-table entries, u16 (twice the dark squares, 100 on 10x10, or 0) |
+//! | 2 | linear terms, u16 = 11 before version 4, 12 from it (their order: [`pattern::LINEAR_NAMES`]) |
+//! | 2, 1 | versions 2 to 5: edge patterns, u16 = 4 (versions 3 to 5: 0 or 4), and squares an edge pattern, u8 = 9 |
+//! | 2, 1 | versions 3 to 5: big windows, u16 (8 on 10x10, 6 on 8x8, 10 on 12x12, or 0 in versions 4 and 5: [`pattern::Windows`]), and squares a window, u8 = 12 |
+//! | 2 | versions 4 and 5: king-table entries, u16 (twice the dark squares, 100 on 10x10, or 0) |
 //! | 1 | phases, u8 = 2 (middle game, endgame) |
 //! | 1 | fraction bits of the weights, u8 = 3 (a weight `w` is `w / 8` hundredths of a man) |
 //! | 4 | K, f32: the logistic scale the weights were fitted with (informative) |
 //! | regions x 6561 x 2 x 2 | pattern weights, i16: region by region, configuration by configuration (the ternary number of the region's squares, in bit order, 0 empty, 1 side to move's man, 2 the other's), middle game then endgame |
 //! | edges x 19683 x 2 x 2 | edge-pattern weights (if any), the same way ([`pattern::Edges`] gives their squares) |
-//! | windows x 531441 x 2 x 2 | versions 3 and 4: big-window weights, the same way ([`pattern::Windows`]) |
-//! | kings x 2 x 2 | version 4 only: king-table weights, i16, the entries of [`pattern::king_indices`] in order |
+//! | windows x 531441 x 2 x 2 | versions 3 to 5: big-window weights, the same way ([`pattern::Windows`]) |
+//! | kings x 2 x 2 | versions 4 and 5: king-table weights, i16, the entries of [`pattern::king_indices`] in order |
 //! | linear x 2 x 4 | linear weights, i32, middle game then endgame |
 //! | 8 | checksum, u64: FNV-1a of every byte before it |
+//!
+//! **Version 5** stores the same pattern weights (regions, edges, windows, king table, in that
+//! order) as runs, because a fit leaves most configurations of a big window unseen and at zero
+//! (95 % of the pairs of an 8x8 fit on 2 M positions): until every entry is covered, an unsigned
+//! LEB128 count of `[0, 0]` pairs, an unsigned LEB128 count `n` of pairs stored as they are, then
+//! those `n` pairs (i16 middle game, i16 endgame). An 8x8 fit with big windows shrinks from
+//! 13 MB to well under 1 MB; decoding gives the same net as the dense file. Nets with big windows are
+//! written as version 5; the others keep the oldest version that holds them.
 //!
 //! A file is refused, with the reason, when it is too short or too long, the magic, version, sizes
 //! or checksum are wrong, or it is for another variant or board.
@@ -44,7 +52,7 @@ use super::pattern::{
     self, EDGE_ENTRIES, EDGE_SQUARES, EDGES, ENTRIES, LINEAR, LINEAR_V3, Net, REGION_SQUARES, Regions, SHIFT,
     WINDOW_ENTRIES, WINDOW_SQUARES, Windows,
 };
-use crate::bytes::ByteReader;
+use crate::bytes::{ByteReader, push_varint};
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,6 +69,9 @@ pub const VERSION_WINDOWS: u32 = 3;
 /// The format version of a net with the king table and the attacked king squares (with or
 /// without edge patterns and big windows).
 pub const VERSION_KINGS: u32 = 4;
+/// The format version of version 4 with its pattern weights stored as runs of zero and stored
+/// pairs (the version of every net with big windows).
+pub const VERSION_SPARSE: u32 = 5;
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -72,21 +83,73 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// Appends a pattern weight pair, middle game then endgame.
+fn push_pair(out: &mut Vec<u8>, w: [i16; 2]) {
+    out.extend_from_slice(&w[0].to_le_bytes());
+    out.extend_from_slice(&w[1].to_le_bytes());
+}
+
+/// Appends `patterns` as version 5's runs: a count of zero pairs, a count of stored pairs, the
+/// stored pairs, until the end.
+fn push_sparse(out: &mut Vec<u8>, patterns: &[[i16; 2]]) {
+    let mut at = 0;
+    while at < patterns.len() {
+        let zeros = patterns[at..].iter().take_while(|w| **w == [0, 0]).count();
+        let stored = patterns[at + zeros..]
+            .iter()
+            .take_while(|w| **w != [0, 0])
+            .count();
+        push_varint(out, zeros as u32);
+        push_varint(out, stored as u32);
+        for w in &patterns[at + zeros..at + zeros + stored] {
+            push_pair(out, *w);
+        }
+        at += zeros + stored;
+    }
+}
+
+/// Reads `entries` pattern weight pairs stored as version 5's runs.
+fn read_sparse(r: &mut ByteReader, entries: usize) -> Result<Vec<[i16; 2]>, String> {
+    let mut patterns = vec![[0i16; 2]; entries];
+    let mut at = 0;
+    while at < entries {
+        let zeros = r.varint("pattern runs")? as usize;
+        let stored = r.varint("pattern runs")? as usize;
+        if zeros + stored == 0 || at + zeros + stored > entries {
+            return Err(format!(
+                "a run of {zeros} zero and {stored} stored pattern weights at entry {at} of {entries}"
+            ));
+        }
+        at += zeros;
+        for w in &mut patterns[at..at + stored] {
+            *w = [r.u16("patterns")? as i16, r.u16("patterns")? as i16];
+        }
+        at += stored;
+    }
+    Ok(patterns)
+}
+
 /// The file bytes of `net`.
 pub fn encode(net: &Net) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + net.patterns.len() * 4);
-    out.extend_from_slice(MAGIC);
-    // The oldest version that holds the net, so that nets without the newer features keep
-    // their files byte for byte.
-    let version = if net.kings > 0 || net.linear[pattern::KING_ATTACKED] != [0, 0] {
+    // Nets with big windows are mostly zero and go sparse; the others keep the oldest version
+    // that holds them, so that their files stay the same byte for byte.
+    let version = if net.windows > 0 {
+        VERSION_SPARSE
+    } else if net.kings > 0 || net.linear[pattern::KING_ATTACKED] != [0, 0] {
         VERSION_KINGS
-    } else if net.windows > 0 {
-        VERSION_WINDOWS
     } else if net.edges > 0 {
         VERSION_EDGES
     } else {
         VERSION
     };
+    encode_as(net, version)
+}
+
+/// The file bytes of `net` in format `version`, which must hold it (a version before 4 has no
+/// king terms, before 3 no big windows, before 2 no edge patterns).
+fn encode_as(net: &Net, version: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + net.patterns.len() * 4);
+    out.extend_from_slice(MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
     out.push(net.variant.len() as u8);
     out.extend_from_slice(net.variant.as_bytes());
@@ -114,9 +177,12 @@ pub fn encode(net: &Net) -> Vec<u8> {
     out.push(2);
     out.push(SHIFT as u8);
     out.extend_from_slice(&net.k.to_le_bytes());
-    for w in &net.patterns {
-        out.extend_from_slice(&w[0].to_le_bytes());
-        out.extend_from_slice(&w[1].to_le_bytes());
+    if version == VERSION_SPARSE {
+        push_sparse(&mut out, &net.patterns);
+    } else {
+        for w in &net.patterns {
+            push_pair(&mut out, *w);
+        }
     }
     for w in &net.linear[..linear] {
         out.extend_from_slice(&w[0].to_le_bytes());
@@ -138,9 +204,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         return Err("not a Tempo weight file (the magic TEMPOPAT is missing)".into());
     }
     let version = r.u32("version")?;
-    if !(VERSION..=VERSION_KINGS).contains(&version) {
+    if !(VERSION..=VERSION_SPARSE).contains(&version) {
         return Err(format!(
-            "weight file version {version}; this Tempo reads versions {VERSION} to {VERSION_KINGS}"
+            "weight file version {version}; this Tempo reads versions {VERSION} to {VERSION_SPARSE}"
         ));
     }
     if bytes.len() < 8 || fnv1a(&bytes[..bytes.len() - 8]).to_le_bytes() != bytes[bytes.len() - 8..] {
@@ -169,7 +235,7 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     let edges = if version >= VERSION_EDGES {
         let edges = usize::from(r.u16("edge-pattern count")?);
         let squares = usize::from(r.u8("edge-pattern size")?);
-        // Versions 3 and 4 say whether they have them; version 2 always has them.
+        // Versions 3 to 5 say whether they have them; version 2 always has them.
         let none = version >= VERSION_WINDOWS && edges == 0;
         if !none && (edges != EDGES || squares != EDGE_SQUARES) {
             return Err(format!(
@@ -184,8 +250,8 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
         let windows = usize::from(r.u16("window count")?);
         let squares = usize::from(r.u8("window size")?);
         let expected = Windows::new(width, height).count;
-        // Version 4 says whether it has them; version 3 always has them.
-        let none = version == VERSION_KINGS && windows == 0;
+        // Versions 4 and 5 say whether they have them; version 3 always has them.
+        let none = version >= VERSION_KINGS && windows == 0;
         if !none && (windows != expected || squares != WINDOW_SQUARES) {
             return Err(format!(
                 "{windows} big windows of {squares} squares; this Tempo uses {expected} of \
@@ -223,18 +289,31 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
     }
     let k = r.f32("K")?;
     let entries = regions * ENTRIES + edges * EDGE_ENTRIES + windows * WINDOW_ENTRIES + kings;
-    let body = entries * 4 + terms * 8 + 8;
-    if r.rest().len() != body {
+    let patterns = if version == VERSION_SPARSE {
+        read_sparse(&mut r, entries)?
+    } else {
+        let dense = entries * 4;
+        if r.rest().len() != dense + terms * 8 + 8 {
+            return Err(format!(
+                "the file has {} bytes of weights and checksum, {} expected",
+                r.rest().len(),
+                dense + terms * 8 + 8
+            ));
+        }
+        let mut patterns = Vec::with_capacity(entries);
+        for _ in 0..entries {
+            let mg = r.u16("patterns")? as i16;
+            let eg = r.u16("patterns")? as i16;
+            patterns.push([mg, eg]);
+        }
+        patterns
+    };
+    if r.rest().len() != terms * 8 + 8 {
         return Err(format!(
-            "the file has {} bytes of weights and checksum, {body} expected",
-            r.rest().len()
+            "the file has {} bytes of linear weights and checksum after the patterns, {} expected",
+            r.rest().len(),
+            terms * 8 + 8
         ));
-    }
-    let mut patterns = Vec::with_capacity(entries);
-    for _ in 0..entries {
-        let mg = r.u16("patterns")? as i16;
-        let eg = r.u16("patterns")? as i16;
-        patterns.push([mg, eg]);
     }
     // Terms a file before version 4 does not have weigh nothing.
     let mut lin = [[0i32; 2]; LINEAR];
@@ -616,12 +695,15 @@ mod tests {
                 *w = [(i % 83) as i16 - 40, (i % 11) as i16];
             }
             net.linear[pattern::KING_ATTACKED] = [-40, -25];
-            let bytes = encode(&net);
+            let bytes = encode_as(&net, VERSION_KINGS);
             assert_eq!(
                 u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
                 VERSION_KINGS
             );
             assert_eq!(decode_for::<BrazilianRules>(&bytes).unwrap(), net);
+            if !windows {
+                assert_eq!(encode(&net), bytes);
+            }
         }
         let old = decode_for::<InternationalRules>(embedded("international").unwrap()).unwrap();
         assert_eq!(old.linear[pattern::KING_ATTACKED], [0, 0]);
@@ -639,7 +721,7 @@ mod tests {
         assert!(err.contains("50 king-table entries"), "{err}");
     }
 
-    /// A net with big windows (and random weights everywhere) is a version-3 file that reads back
+    /// A net with big windows (and weights everywhere) written as a dense version-3 file reads back
     /// as the same net, with or without edge patterns; a corrupt one is refused.
     #[test]
     fn a_weight_file_with_big_windows_round_trips_as_version_3() {
@@ -651,7 +733,7 @@ mod tests {
                 *w = [(i % 89) as i16 - 44, (i % 13) as i16];
             }
             net.linear[2] = [-5, 9];
-            let bytes = encode(&net);
+            let bytes = encode_as(&net, VERSION_WINDOWS);
             assert_eq!(
                 u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
                 VERSION_WINDOWS
@@ -690,6 +772,80 @@ mod tests {
             u32::from_le_bytes(encode(&old)[8..12].try_into().unwrap()),
             VERSION_EDGES
         );
+    }
+
+    /// A net with big windows is written as version 5: the zero runs take a few bytes, the file
+    /// reads back as the same net as the dense version-4 file, and runs that overflow the table,
+    /// stop short of it, or make no progress are refused.
+    #[test]
+    fn a_net_with_big_windows_is_written_sparse_as_version_5() {
+        let mut net = Net::initial_of::<BrazilianRules>(true, true).with_kings(true);
+        let entries = net.patterns.len();
+        // Zero except a scattering of entries, some in runs, as a fit leaves a big window.
+        for (i, w) in net.patterns.iter_mut().enumerate() {
+            if i % 37 == 0 || (i % 1000 < 3) || i == entries - 1 {
+                *w = [(i % 89) as i16 - 44, -((i % 7) as i16) - 1];
+            } else {
+                *w = [0, 0];
+            }
+        }
+        net.linear[pattern::KING_ATTACKED] = [-3, 4];
+        let bytes = encode(&net);
+        assert_eq!(
+            u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
+            VERSION_SPARSE
+        );
+        let stored = net.patterns.iter().filter(|w| **w != [0, 0]).count();
+        assert!(bytes.len() < stored * 4 + 3 * 2 * stored + 200, "{}", bytes.len());
+        assert!(bytes.len() * 10 < entries * 4);
+        let back = decode_for::<BrazilianRules>(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(
+            decode_for::<BrazilianRules>(&encode_as(&net, VERSION_KINGS)).unwrap(),
+            back
+        );
+        // An all-zero net is its header, one run and its linear weights.
+        let zero = Net::initial_of::<BrazilianRules>(false, true);
+        assert!(encode(&zero).len() < 60 + LINEAR * 8, "{}", encode(&zero).len());
+        assert_eq!(decode_for::<BrazilianRules>(&encode(&zero)).unwrap(), zero);
+        // Hand-made run sections after the header of `bytes`, each closed by the linear weights
+        // and a checksum that matches.
+        let header = bytes.len() - sparse_len(&net.patterns) - LINEAR * 8 - 8;
+        let with_runs = |runs: &[u8]| {
+            let mut f = bytes[..header].to_vec();
+            f.extend_from_slice(runs);
+            f.extend_from_slice(&[0; LINEAR * 8]);
+            let sum = fnv1a(&f);
+            f.extend_from_slice(&sum.to_le_bytes());
+            decode_for::<BrazilianRules>(&f)
+        };
+        let mut all = Vec::new();
+        push_varint(&mut all, entries as u32);
+        push_varint(&mut all, 0);
+        assert!(with_runs(&all).unwrap().patterns.iter().all(|w| *w == [0, 0]));
+        let mut over = Vec::new();
+        push_varint(&mut over, entries as u32);
+        push_varint(&mut over, 1);
+        over.extend_from_slice(&[1, 0, 2, 0]);
+        let err = with_runs(&over).unwrap_err();
+        assert!(err.contains("run of"), "{err}");
+        let err = with_runs(&[0, 0]).unwrap_err();
+        assert!(err.contains("run of 0 zero and 0 stored"), "{err}");
+        let mut short = Vec::new();
+        push_varint(&mut short, entries as u32 - 1);
+        push_varint(&mut short, 0);
+        assert!(with_runs(&short).is_err());
+        let mut long = all.clone();
+        long.push(0);
+        let err = with_runs(&long).unwrap_err();
+        assert!(err.contains("linear weights and checksum"), "{err}");
+    }
+
+    /// The length of `patterns` as version 5's runs.
+    fn sparse_len(patterns: &[[i16; 2]]) -> usize {
+        let mut out = Vec::new();
+        push_sparse(&mut out, patterns);
+        out.len()
     }
 
     #[test]
