@@ -89,6 +89,11 @@ fn push_pair(out: &mut Vec<u8>, w: [i16; 2]) {
     out.extend_from_slice(&w[1].to_le_bytes());
 }
 
+/// Reads a pattern weight pair, middle game then endgame (what [`push_pair`] writes).
+fn read_pair(r: &mut ByteReader) -> Result<[i16; 2], String> {
+    Ok([r.u16("patterns")? as i16, r.u16("patterns")? as i16])
+}
+
 /// Appends `patterns` as version 5's runs: a count of zero pairs, a count of stored pairs, the
 /// stored pairs, until the end.
 fn push_sparse(out: &mut Vec<u8>, patterns: &[[i16; 2]]) {
@@ -122,7 +127,7 @@ fn read_sparse(r: &mut ByteReader, entries: usize) -> Result<Vec<[i16; 2]>, Stri
         }
         at += zeros;
         for w in &mut patterns[at..at + stored] {
-            *w = [r.u16("patterns")? as i16, r.u16("patterns")? as i16];
+            *w = read_pair(r)?;
         }
         at += stored;
     }
@@ -300,13 +305,9 @@ pub fn decode(bytes: &[u8], variant: &str, width: u32, height: u32) -> Result<Ne
                 dense + terms * 8 + 8
             ));
         }
-        let mut patterns = Vec::with_capacity(entries);
-        for _ in 0..entries {
-            let mg = r.u16("patterns")? as i16;
-            let eg = r.u16("patterns")? as i16;
-            patterns.push([mg, eg]);
-        }
-        patterns
+        (0..entries)
+            .map(|_| read_pair(&mut r))
+            .collect::<Result<Vec<_>, _>>()?
     };
     if r.rest().len() != terms * 8 + 8 {
         return Err(format!(
