@@ -1145,6 +1145,52 @@ fn a_hub1_engine_plays_whole_games_under_each_limit() {
     }
 }
 
+/// The closing lines give each engine's mean thinking time, and a match at a fixed time a move
+/// warns of an engine that overran it: its games were not played at equal time.
+#[test]
+fn a_match_reports_thinking_time_and_warns_of_an_engine_that_overruns_the_move_time() {
+    let r = run(&[
+        "--engine",
+        &fake_hub1("slow name=slow proto=hub1"),
+        "--engine",
+        &format!("{} name=t", tempo("hub")),
+        "--games",
+        "2",
+        "--random-plies",
+        "2",
+        "--draw-after",
+        "24",
+        "--movetime",
+        "0.05",
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let line = r
+        .out
+        .lines()
+        .find(|l| l.starts_with("Thinking time a searched move: "))
+        .unwrap_or_else(|| panic!("no thinking time in {}", r.out));
+    // The fake sleeps 0.15 s a move; Tempo stops at about 0.05 s.
+    // Each engine's part: `NAME MEAN s (longest ...; ...)`, the parts separated by `), `.
+    let mean = |name: &str| -> f64 {
+        let parts = line.strip_prefix("Thinking time a searched move: ").unwrap();
+        let part = parts
+            .split("), ")
+            .find_map(|p| p.strip_prefix(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no {name} in {line}"));
+        part.split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(mean("slow") >= 0.15, "{line}");
+    assert!(mean("t") < 0.1, "{line}");
+    let warnings: Vec<&str> = r.out.lines().filter(|l| l.starts_with("Warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{}", r.out);
+    assert!(
+        warnings[0].starts_with("Warning: slow thought ") && warnings[0].contains("not played at equal time"),
+        "{}",
+        warnings[0]
+    );
+    assert!(r.out.trim_end().ends_with("Finished match"));
+}
+
 #[test]
 fn a_hub1_engine_is_detected_from_its_handshake() {
     // No proto=: the `hub` probe is answered with `name …` lines and no `id`, so the manager

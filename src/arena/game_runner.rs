@@ -167,6 +167,92 @@ pub struct GameRecord {
     /// Whether White's and Black's engine failed (crash, hang, protocol, illegal move) and must be
     /// restarted before they play again.
     pub failed: [bool; 2],
+    /// How long White's and Black's engine thought over their moves of this game.
+    pub thought: [Thinking; 2],
+}
+
+/// The time an engine took over its moves, from the request to the answer as the manager saw it
+/// (the pipe round trip included). Moves answered in under [`Thinking::AT_ONCE`] (forced moves,
+/// book moves) are only counted: over a match they would pull the mean below what a search took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Thinking {
+    /// Moves answered at once.
+    pub at_once: u32,
+    /// Moves searched (answered in [`Thinking::AT_ONCE`] or more).
+    pub searched: u32,
+    /// Their time, summed.
+    pub total: Duration,
+    /// The longest of them.
+    pub longest: Duration,
+}
+
+impl Thinking {
+    /// The least time of a move counted as searched.
+    pub const AT_ONCE: Duration = Duration::from_millis(10);
+
+    /// Counts one move that took `t`.
+    pub fn add(&mut self, t: Duration) {
+        if t < Thinking::AT_ONCE {
+            self.at_once += 1;
+        } else {
+            self.searched += 1;
+            self.total += t;
+            self.longest = self.longest.max(t);
+        }
+    }
+
+    /// Adds another record's moves to this one.
+    pub fn merge(&mut self, other: &Thinking) {
+        self.at_once += other.at_once;
+        self.searched += other.searched;
+        self.total += other.total;
+        self.longest = self.longest.max(other.longest);
+    }
+
+    /// The mean time of a searched move, if any was searched.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.searched > 0).then(|| self.total / self.searched)
+    }
+}
+
+/// The match's closing lines on thinking time: each engine's mean and longest searched move, and
+/// with a fixed time a move, a warning for each engine whose mean overran it by more than a tenth:
+/// such a match was not played at equal time (Scan 2.0, for one, never stops before it has
+/// finished depth 12, whatever the time limit).
+pub fn thinking_report(names: &[String], thinking: &[Thinking], movetime: Option<Duration>) -> String {
+    let mut out = String::new();
+    let mut parts = Vec::new();
+    for (name, t) in names.iter().zip(thinking) {
+        match t.mean() {
+            Some(mean) => parts.push(format!(
+                "{name} {:.3} s (longest {:.3} s; {} searched, {} at once)",
+                mean.as_secs_f64(),
+                t.longest.as_secs_f64(),
+                t.searched,
+                t.at_once
+            )),
+            None => parts.push(format!("{name} - ({} at once)", t.at_once)),
+        }
+    }
+    if thinking.iter().all(|t| t.searched + t.at_once == 0) {
+        return out;
+    }
+    out.push_str(&format!("Thinking time a searched move: {}\n", parts.join(", ")));
+    if let Some(limit) = movetime {
+        for (name, t) in names.iter().zip(thinking) {
+            if let Some(mean) = t.mean()
+                && mean.as_secs_f64() > 1.1 * limit.as_secs_f64()
+            {
+                out.push_str(&format!(
+                    "Warning: {name} thought {:.0} % longer than --movetime {:.3} s on average: the \
+                     games were not played at equal time\n",
+                    100.0 * (mean.as_secs_f64() / limit.as_secs_f64() - 1.0),
+                    limit.as_secs_f64()
+                ));
+            }
+        }
+    }
+    out
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -232,6 +318,7 @@ pub fn play_game<G: Game + Probe>(
         initial: start == G::start(),
         moves: Vec::new(),
         failed: [false; 2],
+        thought: [Thinking::default(); 2],
     };
     let start_hub = start.to_hub();
     let hub_exact = G::from_hub(&start_hub).is_ok_and(|p| p.to_fen() == record.start_fen);
@@ -340,6 +427,9 @@ pub fn play_game<G: Game + Probe>(
         let began = Instant::now();
         let reply = engines[s].think(&req, began + limit);
         let elapsed = began.elapsed();
+        if reply.is_ok() {
+            record.thought[s].add(elapsed);
+        }
         let lose = |record: &mut GameRecord, why: String| {
             record.failed[s] = true;
             record.outcome = Some(Outcome::Win(side.opponent()));
@@ -456,4 +546,60 @@ fn nanos(d: Duration) -> i64 {
 /// The time a signed clock shows an engine: what is left, or zero once it is overdrawn.
 fn shown(balance: i64) -> Duration {
     Duration::from_nanos(u64::try_from(balance).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn thinking_counts_moves_at_once_apart_and_keeps_the_longest() {
+        let mut a = Thinking::default();
+        for t in [0, 9, 100, 140] {
+            a.add(ms(t));
+        }
+        assert_eq!((a.at_once, a.searched, a.longest), (2, 2, ms(140)));
+        assert_eq!(a.mean(), Some(ms(120)));
+        let mut b = Thinking::default();
+        b.add(ms(300));
+        a.merge(&b);
+        assert_eq!(
+            (a.at_once, a.searched, a.total, a.longest),
+            (2, 3, ms(540), ms(300))
+        );
+        assert_eq!(Thinking::default().mean(), None);
+    }
+
+    #[test]
+    fn the_report_warns_only_of_an_engine_over_the_move_time() {
+        let names = ["fast".to_string(), "slow".to_string()];
+        let mut t = [Thinking::default(); 2];
+        for _ in 0..4 {
+            t[0].add(ms(104));
+            t[1].add(ms(138));
+        }
+        t[1].add(ms(2));
+        let r = thinking_report(&names, &t, Some(ms(100)));
+        let lines: Vec<&str> = r.lines().collect();
+        assert_eq!(lines.len(), 2, "{r}");
+        assert_eq!(
+            lines[0],
+            "Thinking time a searched move: fast 0.104 s (longest 0.104 s; 4 searched, 0 at once), \
+             slow 0.138 s (longest 0.138 s; 4 searched, 1 at once)"
+        );
+        assert!(
+            lines[1].starts_with("Warning: slow thought 38 % longer than --movetime 0.100 s"),
+            "{r}"
+        );
+        // Under a clock, or a depth, nothing to warn of; and no games, no lines.
+        assert_eq!(thinking_report(&names, &t, None).lines().count(), 1);
+        assert_eq!(
+            thinking_report(&names, &[Thinking::default(); 2], Some(ms(100))),
+            ""
+        );
+    }
 }

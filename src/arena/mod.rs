@@ -23,7 +23,8 @@ use client::Client;
 use crossbeam_channel::unbounded;
 use engine_proc::{EngineSpec, Log};
 use game_runner::{
-    Adjudication, ClockSpec, DrawAdjudication, GameConfig, GameRecord, Opening, TimeControl, play_game,
+    Adjudication, ClockSpec, DrawAdjudication, GameConfig, GameRecord, Opening, Thinking, TimeControl,
+    play_game, thinking_report,
 };
 use openings::Balance;
 use stats::{Pentanomial, Sprt, Wld, fmt1, summary};
@@ -72,8 +73,10 @@ match (before play, or with status 1 at its end).
 
 OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
 B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
-`Elo difference: E +/- M, LOS: L %, DrawRatio: D %` (a table for more than two engines) and \
-the SPRT decision."
+`Elo difference: E +/- M, LOS: L %, DrawRatio: D %` (a table for more than two engines), \
+the SPRT decision, and each engine's mean thinking time a searched move (`Thinking time a \
+searched move: ...`, from the request to the answer; moves answered in under 10 ms counted \
+apart), with a `Warning:` line for an engine whose mean overran --movetime by more than 10 %."
 )]
 pub struct MatchArgs {
     /// An engine to play (at least two): a command line with optional settings (see below).
@@ -701,6 +704,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     let mut penta = vec![Pentanomial::default(); pairs.len()];
     let mut halves: HashMap<(usize, usize), usize> = HashMap::new();
     let mut engine_scores = vec![Wld::default(); names.len()];
+    let mut thinking = vec![Thinking::default(); names.len()];
     let mut decided = None;
     // Once standard output is closed (`| head`), the match stops: the games under way are
     // aborted, the engines quit, and the command ends quietly.
@@ -727,6 +731,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             Msg::Finished(job, record) => {
                 let Some(outcome) = record.outcome else { continue };
                 let [w, b] = job.players;
+                thinking[w].merge(&record.thought[0]);
+                thinking[b].merge(&record.thought[1]);
                 let _ = writeln!(
                     &mut o,
                     "Finished game {} ({} vs {}): {} {{{}}}",
@@ -885,6 +891,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             }
         }
     }
+    o.push_str(&thinking_report(&names, &thinking, cfg.tc.movetime));
     let _ = writeln!(o, "Finished match");
     print(&o)?;
     match log.as_ref().and_then(|l| l.error()) {
@@ -1003,6 +1010,7 @@ fn worker<G: Evaluate>(
                 initial: opening.start == G::start(),
                 moves: Vec::new(),
                 failed: [false; 2],
+                thought: Default::default(),
             }
         } else {
             let mut white = clients[job.players[0]].take().expect("started above");

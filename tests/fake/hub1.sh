@@ -12,6 +12,8 @@
 #
 # With a second argument `refuse` it answers every `move` line `error illegal move`, as Scan 2.0
 # answers a move that is not legal in its position, and then plays on from the position without it.
+# With `slow` it waits 0.15 s before each move, whatever the limit: an engine that overruns the
+# time a move, as Scan 2.0 does until it has finished depth 12.
 tempo=$1
 mode=$2
 fail() {
@@ -101,6 +103,7 @@ while IFS= read -r line; do
       await done
       [[ $got =~ move=([^ ]+) ]] || fail "tempo hub gave no move: $got"
       mv=${BASH_REMATCH[1]}
+      [ "$mode" = slow ] && sleep 0.15
       echo "info 1 1.0 -12 20 0.00 0.0 $mv"
       echo "move $mv"
       ;;
