@@ -73,10 +73,10 @@ match (before play, or with status 1 at its end).
 
 OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
 B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
-`Elo difference: E +/- M, LOS: L %, DrawRatio: D %` (a table for more than two engines), \
-the SPRT decision, and each engine's mean thinking time a searched move (`Thinking time a \
-searched move: ...`, from the request to the answer; moves answered in under 10 ms counted \
-apart), with a `Warning:` line for an engine whose mean overran --movetime by more than 10 %."
+each engine's mean thinking time a searched move (`Thinking time a searched move: ...`, from \
+the request to the answer; moves answered in under 10 ms counted apart) with a `Warning:` line \
+for an engine whose mean overran --movetime by more than 10 %, then `Elo difference: E +/- M, \
+LOS: L %, DrawRatio: D %` (a table for more than two engines) and the SPRT decision."
 )]
 pub struct MatchArgs {
     /// An engine to play (at least two): a command line with optional settings (see below).
@@ -832,7 +832,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     if closed {
         return Err(crate::analyze::OUTPUT_CLOSED.into());
     }
-    let mut o = String::new();
+    // The thinking time first, so that the result stays the last thing before `Finished match`.
+    let mut o = thinking_report(&names, &thinking, cfg.tc.movetime);
     if pairs.len() == 1 {
         if let Some(s) = summary(&pair_scores[0]) {
             let _ = writeln!(
@@ -891,7 +892,6 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             }
         }
     }
-    o.push_str(&thinking_report(&names, &thinking, cfg.tc.movetime));
     let _ = writeln!(o, "Finished match");
     print(&o)?;
     match log.as_ref().and_then(|l| l.error()) {
