@@ -220,23 +220,24 @@ impl Thinking {
 /// such a match was not played at equal time (Scan 2.0, for one, never stops before it has
 /// finished depth 12, whatever the time limit).
 pub fn thinking_report(names: &[String], thinking: &[Thinking], movetime: Option<Duration>) -> String {
-    let mut out = String::new();
-    let mut parts = Vec::new();
-    for (name, t) in names.iter().zip(thinking) {
-        match t.mean() {
-            Some(mean) => parts.push(format!(
+    if thinking.iter().all(|t| t.searched + t.at_once == 0) {
+        return String::new();
+    }
+    let parts: Vec<String> = names
+        .iter()
+        .zip(thinking)
+        .map(|(name, t)| match t.mean() {
+            Some(mean) => format!(
                 "{name} {:.3} s (longest {:.3} s; {} searched, {} at once)",
                 mean.as_secs_f64(),
                 t.longest.as_secs_f64(),
                 t.searched,
                 t.at_once
-            )),
-            None => parts.push(format!("{name} - ({} at once)", t.at_once)),
-        }
-    }
-    if thinking.iter().all(|t| t.searched + t.at_once == 0) {
-        return out;
-    }
+            ),
+            None => format!("{name} - ({} at once)", t.at_once),
+        })
+        .collect();
+    let mut out = String::new();
     out.push_str(&format!("Thinking time a searched move: {}\n", parts.join(", ")));
     if let Some(limit) = movetime {
         for (name, t) in names.iter().zip(thinking) {
