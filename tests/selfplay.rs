@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use tempo::game::Game;
 
 fn tempo(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tempo"))
@@ -401,4 +402,122 @@ fn special_outputs_are_refused() {
     assert!(!o.status.success());
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("longer than"), "{stderr}");
+}
+
+/// Varied moves (`--vary-rate`): the same seed gives the same games, whatever the threads; the
+/// header records the setting (a run without it keeps its old header, so old files resume); the
+/// varied games differ from the plain ones and stay legal data.
+#[test]
+fn varied_moves_are_reproducible_and_recorded() {
+    let plain = ["-v", "english", "--games", "4", "--depth", "3", "--seed", "11"];
+    let varied = [&plain[..], &["--vary-rate", "0.5", "--vary-margin", "0.5"]].concat();
+    let a = TempFile::new("vary-a");
+    selfplay(&a, &[&varied[..], &["--threads", "1"]].concat());
+    let b = TempFile::new("vary-b");
+    selfplay(&b, &[&varied[..], &["--threads", "2"]].concat());
+    assert_eq!(set(&a.read()), set(&b.read()), "the same seed varied other moves");
+    let header = a.read().lines().next().unwrap().to_string();
+    assert!(header.ends_with(" vary=0.5:4:50:400"), "{header}");
+    check_format::<tempo::draughts::English>(&a.read());
+
+    let p = TempFile::new("vary-plain");
+    selfplay(&p, &plain);
+    let plain_header = p.read().lines().next().unwrap().to_string();
+    assert!(!plain_header.contains("vary"), "{plain_header}");
+    assert_ne!(set(&a.read()), set(&p.read()), "varying changed no game");
+
+    // Resuming with another margin is refused: it would mix two recipes in one file.
+    let path = a.path();
+    let o = tempo(
+        &[
+            &["selfplay", "--out", &path][..],
+            &plain[..],
+            &["--vary-rate", "0.5", "--vary-margin", "0.1"],
+        ]
+        .concat(),
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
+}
+
+/// `--starts`: games start from the file's positions (cut by `--start-plies`), the header names
+/// the file by checksum, and bad values are clear errors.
+#[test]
+fn games_start_from_a_file_of_positions() {
+    let starts = TempFile::new("starts-in");
+    // Two 8x8 positions a few moves into a game, and one move list from the initial position.
+    std::fs::write(
+        &starts.0,
+        "# starts\nB:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15\n\
+         W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13\n\
+         11-15 23-19 8-11 22-17\n",
+    )
+    .unwrap();
+    let sp = starts.path();
+    let args = [
+        "-v",
+        "english",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--random-plies",
+        "0",
+        "--starts",
+        &sp,
+    ];
+    let f = TempFile::new("starts-out");
+    selfplay(&f, &args);
+    let text = f.read();
+    let header = text.lines().next().unwrap();
+    assert!(header.contains(" starts=") && header.ends_with("/3"), "{header}");
+    check_format::<tempo::draughts::English>(&text);
+    // Game 0 starts from the first line: its first recorded position is that FEN (Black to move
+    // and quiet there).
+    let first = blocks(&text).into_iter().find(|b| game_index(b) == 0).unwrap();
+    let fen = first.lines().next().unwrap().split('\t').next().unwrap();
+    let want = tempo::draughts::English::from_fen(
+        "B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15",
+    )
+    .unwrap();
+    let got = tempo::draughts::English::from_fen(fen).unwrap();
+    assert_eq!(
+        got.to_fen(),
+        want.to_fen(),
+        "game 0 did not start from the file's first position"
+    );
+
+    // Cut after ply 1 to 2 of each entry (the FEN lines have none): the third entry (four moves)
+    // then starts earlier.
+    let cut = TempFile::new("starts-cut");
+    selfplay(&cut, &[&args[..], &["--start-plies", "1-2"]].concat());
+    assert!(cut.read().lines().next().unwrap().contains("start-plies=1-2"));
+    assert_ne!(set(&cut.read()), set(&text));
+
+    for (extra, needle) in [
+        (vec!["--starts", "/nonexistent-dir/s.txt"], "--starts"),
+        (vec!["--vary-rate", "1.5"], "--vary-rate"),
+        (vec!["--vary-rate", "0.1", "--vary-margin=-1"], "--vary-margin"),
+        (vec!["--start-plies", "5-2", "--starts", &sp], "after the last"),
+        (vec!["--start-plies", "2"], "--starts"),
+    ] {
+        let o = tempo(
+            &[
+                &[
+                    "selfplay",
+                    "-v",
+                    "english",
+                    "--games",
+                    "1",
+                    "--out",
+                    "/tmp/never-written.txt",
+                ][..],
+                &extra[..],
+            ]
+            .concat(),
+        );
+        assert!(!o.status.success(), "{extra:?} succeeded");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(needle), "{extra:?}: {stderr}");
+    }
 }

@@ -160,13 +160,15 @@ pub fn evaluate_opening<G: Evaluate>(start: &G, moves: &[G::Move], depth: u32, t
     search.run(&pos, |_| {}).score
 }
 
-/// A stream of different random openings of a fixed number of plies from the initial position,
+/// A stream of different random openings of a fixed number of plies from the initial position
+/// (or another start),
 /// drawn from a seed by ChaCha8 (`rand_chacha`, whose output for a seed is fixed across versions,
 /// so a printed seed repeats its openings): every move uniformly among the legal ones; an opening
 /// that ends the game, repeats an earlier one, or (with a balance filter) is scored beyond the
 /// limit by Tempo's search is drawn again. A match draws its openings as its games need them: a
 /// test that stops early does not pay for thousands of balance searches before its first game.
 pub struct RandomOpenings<G: Game> {
+    start: G,
     rng: ChaCha8Rng,
     plies: usize,
     balance: Option<Balance>,
@@ -183,7 +185,13 @@ const TRIES_PER_OPENING: usize = 200;
 impl<G: Evaluate> RandomOpenings<G> {
     /// The stream of `seed`.
     pub fn new(plies: usize, seed: u64, balance: Option<Balance>) -> Self {
+        Self::from_position(G::start(), plies, seed, balance)
+    }
+
+    /// The stream of `seed` from `start` instead of the initial position.
+    pub fn from_position(start: G, plies: usize, seed: u64, balance: Option<Balance>) -> Self {
         RandomOpenings {
+            start,
             rng: ChaCha8Rng::seed_from_u64(seed),
             plies,
             balance,
@@ -207,7 +215,7 @@ impl<G: Evaluate> RandomOpenings<G> {
             // games differ is the engines' own (their books), so nothing is filtered or refused.
             self.made += 1;
             return Ok(Opening {
-                start: G::start(),
+                start: self.start,
                 moves: Vec::new(),
             });
         }
@@ -222,7 +230,7 @@ impl<G: Evaluate> RandomOpenings<G> {
                     self.made
                 ));
             }
-            let start = G::start();
+            let start = self.start;
             let mut pos = start;
             let mut moves = Vec::with_capacity(plies);
             let mut list = MoveList::new();

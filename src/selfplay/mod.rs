@@ -19,7 +19,7 @@ use crate::tt::Tt;
 use crate::variant::Variant;
 use crossbeam_channel::unbounded;
 use format::Sample;
-use rand::{RngCore, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{IsTerminal, Seek, Write};
 use std::path::PathBuf;
@@ -123,6 +123,32 @@ pub struct SelfplayArgs {
     /// No progress on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Share of the plies (from the end of the opening to --vary-until) at which the move is
+    /// drawn uniformly among the best lines instead of being the best: a MultiPV search of
+    /// --vary-lines lines, and every line within --vary-margin of the best may be played. 0 plays
+    /// the best move always. The draws come from the run's seed: a file stays reproducible.
+    #[arg(long, default_value_t = 0.0, value_name = "P")]
+    pub vary_rate: f64,
+    /// Lines searched at a varied ply.
+    #[arg(long, default_value_t = 4, value_name = "K",
+          value_parser = clap::value_parser!(u64).range(2..=16))]
+    pub vary_lines: u64,
+    /// How far below the best line (in men) a line may score and still be played at a varied ply.
+    #[arg(long, default_value_t = 0.2, value_name = "MEN")]
+    pub vary_margin: f64,
+    /// The last ply (opening included) at which a move may be varied.
+    #[arg(long, default_value_t = 400, value_name = "PLY")]
+    pub vary_until: u64,
+    /// Starting positions instead of the initial one: a file in the --openings format of `tempo
+    /// match` (PDN games, or one FEN and/or move list per line). Game k starts from entry k mod N
+    /// of the file (cut by --start-plies), then plays --random-plies random plies.
+    #[arg(long, value_name = "FILE")]
+    pub starts: Option<PathBuf>,
+    /// With --starts: each game of the file is cut after a ply drawn uniformly from A to B
+    /// (clamped to the game's length), so that one played game gives many starts
+    /// [default: the whole entry].
+    #[arg(long, value_name = "A-B", requires = "starts")]
+    pub start_plies: Option<PlyRange>,
     /// The evaluation to play with, as the eval-file option takes it: a weight file, `<network>`
     /// (International's network), `<learned>`, `<hand>` or `<default>` (the variant's default).
     /// It is not part of the file's settings line: a resumed run must be given the same.
@@ -130,7 +156,93 @@ pub struct SelfplayArgs {
     pub eval_file: Option<String>,
 }
 
+/// A range of plies `A-B` (or one ply `A`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlyRange {
+    /// The first ply.
+    pub from: u64,
+    /// The last ply (included).
+    pub to: u64,
+}
+
+impl std::str::FromStr for PlyRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PlyRange, String> {
+        let (a, b) = s.split_once('-').unwrap_or((s, s));
+        let ply = |t: &str| {
+            t.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("{s:?}: {t:?} is not a ply number (write A-B, such as 10-60)"))
+        };
+        let (from, to) = (ply(a)?, ply(b)?);
+        if from > to {
+            return Err(format!("{s:?}: the first ply is after the last"));
+        }
+        Ok(PlyRange { from, to })
+    }
+}
+
+/// The starting positions of `--starts`, and what the header says of them.
+struct Starts<G: crate::game::Game> {
+    entries: Vec<crate::arena::game_runner::Opening<G>>,
+    /// `starts=<crc32 of the file>/<entries>` and the cut, for the header.
+    label: String,
+}
+
+/// How the moves of a game are varied (`--vary-*`), checked.
+#[derive(Clone, Copy, Debug)]
+struct Vary {
+    rate: f64,
+    lines: usize,
+    margin: i32,
+    until: u64,
+}
+
 impl SelfplayArgs {
+    /// The checked variation settings, or none when --vary-rate is 0.
+    ///
+    /// # Errors
+    /// A rate outside 0 to 1 or a margin that is negative or not a number.
+    fn vary(&self) -> Result<Option<Vary>, String> {
+        if !(0.0..=1.0).contains(&self.vary_rate) {
+            return Err(format!("--vary-rate {}: must be from 0 to 1", self.vary_rate));
+        }
+        if !(self.vary_margin.is_finite() && self.vary_margin >= 0.0) {
+            return Err(format!(
+                "--vary-margin {}: must be 0 or more men",
+                self.vary_margin
+            ));
+        }
+        Ok((self.vary_rate > 0.0).then(|| Vary {
+            rate: self.vary_rate,
+            lines: self.vary_lines as usize,
+            margin: (self.vary_margin * 100.0).round() as i32,
+            until: self.vary_until,
+        }))
+    }
+
+    /// Reads --starts, if given.
+    ///
+    /// # Errors
+    /// The file cannot be read or holds an illegal position or move.
+    fn starts<G: crate::game::Game>(&self) -> Result<Option<Starts<G>>, String> {
+        let Some(path) = &self.starts else {
+            return Ok(None);
+        };
+        let text = crate::pdn::read_file(path).map_err(|e| format!("--starts: {e}"))?;
+        let entries = crate::arena::openings::load::<G>(path).map_err(|e| format!("--starts: {e}"))?;
+        let mut label = format!(
+            "starts={:08x}/{}",
+            crc32fast::hash(text.as_bytes()),
+            entries.len()
+        );
+        if let Some(r) = self.start_plies {
+            label.push_str(&format!(" start-plies={}-{}", r.from, r.to));
+        }
+        Ok(Some(Starts { entries, label }))
+    }
+
     /// The search limits of every move.
     fn limits(&self) -> Limits {
         Limits {
@@ -154,10 +266,21 @@ impl SelfplayArgs {
     /// The file's first line: every setting that decides the games, so that a resumed run plays
     /// the same games (--games and --threads do not change a game and are left out; the table
     /// size does, as what the table keeps changes the search).
-    pub fn header(&self) -> String {
+    ///
+    /// The settings added since the first version (variation, starts) appear only when used, so
+    /// that files of earlier runs still resume.
+    pub fn header(&self, starts: Option<&str>) -> String {
         let l = self.limits();
         let opt = |v: Option<String>| v.unwrap_or_else(|| "none".into());
-        format!(
+        let mut extra = String::new();
+        if let Ok(Some(v)) = self.vary() {
+            extra.push_str(&format!(" vary={}:{}:{}:{}", v.rate, v.lines, v.margin, v.until));
+        }
+        if let Some(s) = starts {
+            extra.push(' ');
+            extra.push_str(s);
+        }
+        let base = format!(
             "# tempo selfplay variant={} depth={} nodes={} random-plies={} balance={} max-plies={} tt={} seed={} shard={}",
             self.variant.name(),
             opt(l.depth.map(|d| d.to_string())),
@@ -172,7 +295,8 @@ impl SelfplayArgs {
             self.tt,
             self.seed,
             self.shard
-        )
+        );
+        base + &extra
     }
 }
 
@@ -198,21 +322,42 @@ struct Played {
 }
 
 /// Plays game `k` with `tt` (emptied first) and returns its block.
-fn play_game<G: Evaluate>(
-    args: &SelfplayArgs,
-    balance: Option<Balance>,
-    k: u64,
-    tt: &Tt,
-) -> Result<Played, String> {
-    let plies = args.random_plies as usize;
-    let opening = openings::random::<G>(1, plies, opening_seed(args.seed, k), balance)
-        .map_err(|e| format!("game {k}: {e}"))?
-        .remove(0);
+///
+/// Every random choice of the game (its opening, its start's cut, its varied moves) comes from
+/// ChaCha8 seeded with the run's seed on stream `k`: the opening's seed is the stream's first
+/// output ([`opening_seed`]), the rest follow it.
+fn play_game<G: Evaluate>(args: &SelfplayArgs, setup: &Setup<G>, k: u64, tt: &Tt) -> Result<Played, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    rng.set_stream(k);
+    let seed = rng.next_u64();
+    let start = match &setup.starts {
+        None => G::start(),
+        Some(starts) => {
+            let entry = &starts.entries[(k % starts.entries.len() as u64) as usize];
+            let len = entry.moves.len() as u64;
+            let cut = match args.start_plies {
+                None => len,
+                Some(r) if r.from >= len => len,
+                Some(r) => rng.random_range(r.from..=r.to.min(len)),
+            };
+            let pos = replay(&entry.start, &entry.moves[..cut as usize]).0;
+            match pos.outcome() {
+                // A finished game's last position: start one ply earlier.
+                Some(_) if cut > 0 => replay(&entry.start, &entry.moves[..cut as usize - 1]).0,
+                _ => pos,
+            }
+        }
+    };
+    let opening =
+        openings::RandomOpenings::from_position(start, args.random_plies as usize, seed, setup.balance)
+            .next_opening()
+            .map_err(|e| format!("game {k}: {e}"))?;
     let (mut pos, mut keys) = replay(&opening.start, &opening.moves);
     let mut plies = opening.moves.len();
     tt.clear();
     let limits = args.limits();
     let mut samples = Vec::new();
+    let mut lines: Vec<(u32, i32, G::Move)> = Vec::new();
     let (outcome, why) = loop {
         if let Some(verdict) = rules_verdict(&pos, &keys) {
             break verdict;
@@ -220,12 +365,30 @@ fn play_game<G: Evaluate>(
         if plies as u64 >= args.max_plies {
             break (Outcome::Draw, format!("Draw at the limit of {plies} plies"));
         }
+        let vary = setup
+            .vary
+            .filter(|v| plies as u64 <= v.until && rng.random_bool(v.rate));
         let shared = Shared::default();
-        let result = Search::new(tt, &shared, limits, &keys, &pos).run(&pos, |_| {});
-        let Some(mv) = result.best else {
+        let search_limits = match vary {
+            Some(v) => Limits {
+                multipv: v.lines,
+                ..limits
+            },
+            None => limits,
+        };
+        lines.clear();
+        let result = Search::new(tt, &shared, search_limits, &keys, &pos).run(&pos, |info| {
+            if let (Some(_), Some(&mv)) = (vary, info.pv.first()) {
+                lines.push((info.depth, info.score, mv));
+            }
+        });
+        let Some(mut mv) = result.best else {
             // The rules said the game goes on, so there is a legal move.
             return Err(format!("game {k}: no move found in {}", pos.to_fen()));
         };
+        if let Some(v) = vary {
+            mv = pick_near_best(&lines, v.margin, &mut rng).unwrap_or(mv);
+        }
         if is_quiet(&pos) {
             samples.push(Sample {
                 fen: pos.to_fen(),
@@ -246,19 +409,44 @@ fn play_game<G: Evaluate>(
     })
 }
 
+/// A move drawn uniformly among the lines of the deepest reported depth that score within
+/// `margin` of that depth's best (MultiPV reports `(depth, score, first move)`); none when no
+/// line was reported.
+fn pick_near_best<M: Copy>(lines: &[(u32, i32, M)], margin: i32, rng: &mut ChaCha8Rng) -> Option<M> {
+    let depth = lines.iter().map(|l| l.0).max()?;
+    let last = || lines.iter().filter(move |l| l.0 == depth);
+    let best = last().map(|l| l.1).max()?;
+    let near: Vec<M> = last()
+        .filter(|l| l.1 >= best.saturating_sub(margin))
+        .map(|l| l.2)
+        .collect();
+    Some(near[rng.random_range(0..near.len())])
+}
+
+/// What every game of a run shares, checked once.
+struct Setup<G: crate::game::Game> {
+    balance: Option<Balance>,
+    vary: Option<Vary>,
+    starts: Option<Starts<G>>,
+}
+
 /// Runs `tempo selfplay` for game type `G`.
 ///
 /// # Errors
 /// Bad settings, a file that cannot be read or written or holds other data, a table that cannot
 /// be had, a thread that cannot start. Games finished before an error stay in the file.
 pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
-    let balance = args.balance()?;
+    let setup = Setup::<G> {
+        balance: args.balance()?,
+        vary: args.vary()?,
+        starts: args.starts()?,
+    };
     if let Some(eval) = &args.eval_file {
         crate::eval::weights::set_eval_file(args.variant.name(), eval)
             .map_err(|e| format!("--eval-file: {e}"))?;
     }
     let name = args.out.display();
-    let header = args.header();
+    let header = args.header(setup.starts.as_ref().map(|s| s.label.as_str()));
     // A device or FIFO is no file to resume: /dev/zero would be read without end, and opening a
     // FIFO waits for a writer.
     crate::fsutil::check_writable(&args.out).map_err(|e| format!("--out: {e}"))?;
@@ -322,7 +510,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
     let mut outcome = Ok(());
     std::thread::scope(|scope| {
         for (w, tt) in tables.into_iter().enumerate() {
-            let (todo, next, stop, sender) = (&todo, &next, &stop, sender.clone());
+            let (todo, next, stop, sender, setup) = (&todo, &next, &stop, sender.clone(), &setup);
             let spawned = std::thread::Builder::new()
                 .name(format!("selfplay-{w}"))
                 // The search recurses deeply; the engine's search thread has the same stack.
@@ -331,7 +519,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
                     while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&k) = todo.get(i) else { break };
-                        if sender.send(play_game::<G>(args, balance, k, &tt)).is_err() {
+                        if sender.send(play_game::<G>(args, setup, k, &tt)).is_err() {
                             break;
                         }
                     }
