@@ -10,8 +10,10 @@
 
 pub mod client;
 pub mod dxp;
+pub mod engine_client;
 pub mod engine_proc;
 pub mod game_runner;
+pub mod interrupt;
 pub mod openings;
 pub mod stats;
 
@@ -27,7 +29,7 @@ use game_runner::{
     play_game, thinking_report,
 };
 use openings::Balance;
-use stats::{Pentanomial, Sprt, Wld, fmt1, summary};
+use stats::{MatchStats, Pentanomial, Sprt, Wld};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -175,10 +177,15 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1000, value_name = "PLIES")]
     pub max_plies: usize,
     /// Sequential probability ratio test, "elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]
-    /// [model=pentanomial|trinomial]" (logistic Elo of the first engine over the second): the
-    /// match stops as soon as the test accepts H0 or H1. Two engines only.
+    /// [model=pentanomial|trinomial] [model=logistic|normalized]" (the Elo of the first engine over
+    /// the second; logistic Elo unless model=normalized): the match stops as soon as the test
+    /// accepts H0 or H1. Two engines only.
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// Print the statistics (pairs, Elo, nElo, LOS, draw ratio, SPRT) after every N games, as at
+    /// the end of the match.
+    #[arg(long, value_name = "N", value_parser = parse_report_every)]
+    pub report_every: Option<usize>,
     /// Write every game to this PDN file (replaced).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
@@ -218,6 +225,10 @@ fn parse_rounds(s: &str) -> Result<usize, String> {
 
 fn parse_concurrency(s: &str) -> Result<usize, String> {
     count_in(s, 1, MAX_CONCURRENCY)
+}
+
+fn parse_report_every(s: &str) -> Result<usize, String> {
+    count_in(s, 1, MAX_GAMES)
 }
 
 fn parse_random_plies(s: &str) -> Result<usize, String> {
@@ -568,7 +579,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     // and the engines' own names are learnt.
     let mut names = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
-        let c = Client::start(spec, &format!("engine{}", i + 1), variant, log.clone())?;
+        let c = Client::start(spec, &spec.label(i), variant, log.clone())?;
         let name = spec
             .name
             .clone()
@@ -710,7 +721,23 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     // aborted, the engines quit, and the command ends quietly.
     let mut closed = false;
     let mut fatal: Option<String> = None;
-    for msg in msg_rx.iter() {
+    // Ctrl-C stops the match: the games under way are abandoned, and the statistics of the
+    // finished ones are printed as at the end.
+    interrupt::install();
+    let mut interrupted = false;
+    loop {
+        let msg = match msg_rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(m) => m,
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
+                if !interrupted && interrupt::interrupted() {
+                    interrupted = true;
+                    stop.store(true, Ordering::Relaxed);
+                    eprintln!("tempo match: interrupted; the games under way are abandoned");
+                }
+                continue;
+            }
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+        };
         if closed {
             continue;
         }
@@ -813,6 +840,18 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
+                let played: u64 = pair_scores.iter().map(Wld::games).sum();
+                if args.report_every.is_some_and(|n| played % n as u64 == 0) {
+                    let now = MatchStats::new(
+                        &names,
+                        &pairs,
+                        &pair_scores,
+                        &penta,
+                        &engine_scores,
+                        sprt.as_ref().map(|t| (t, decided)),
+                    );
+                    o.push_str(&stats::report(&now));
+                }
             }
         }
         if let Err(e) = print(&o) {
@@ -834,63 +873,18 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     }
     // The thinking time first, so that the result stays the last thing before `Finished match`.
     let mut o = thinking_report(&names, &thinking, cfg.tc.movetime);
-    if pairs.len() == 1 {
-        if let Some(s) = summary(&pair_scores[0]) {
-            let _ = writeln!(
-                &mut o,
-                "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
-                fmt1(s.elo),
-                fmt1(s.margin),
-                100.0 * s.los,
-                100.0 * s.draw_ratio
-            );
-        }
-        if let Some(test) = sprt {
-            let p = penta[0];
-            let _ = writeln!(
-                &mut o,
-                "SPRT ({}, elo0={} elo1={} alpha={} beta={}): {}",
-                match test.model {
-                    stats::SprtModel::Pentanomial => format!(
-                        "pentanomial, pairs {} {} {} {} {}",
-                        p.counts[0], p.counts[1], p.counts[2], p.counts[3], p.counts[4]
-                    ),
-                    stats::SprtModel::Trinomial => "trinomial".to_string(),
-                },
-                test.elo0,
-                test.elo1,
-                test.alpha,
-                test.beta,
-                match decided {
-                    Some(true) => "H1 accepted; the match stopped",
-                    Some(false) => "H0 accepted; the match stopped",
-                    None => "no decision within the games played",
-                }
-            );
-        }
-    } else {
-        let _ = writeln!(
-            o,
-            "Rank Name                          Elo     +/-   Games   Score    Draw"
-        );
-        let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by(|&a, &b| engine_scores[b].score().total_cmp(&engine_scores[a].score()));
-        for (rank, &e) in order.iter().enumerate() {
-            let r = engine_scores[e];
-            if let Some(s) = summary(&r) {
-                let _ = writeln!(
-                    &mut o,
-                    "{:>4} {:<24} {:>8} {:>7} {:>7} {:>6.1}% {:>6.1}%",
-                    rank + 1,
-                    names[e],
-                    fmt1(s.elo),
-                    fmt1(s.margin),
-                    r.games(),
-                    100.0 * r.score(),
-                    100.0 * s.draw_ratio
-                );
-            }
-        }
+    let end = MatchStats::new(
+        &names,
+        &pairs,
+        &pair_scores,
+        &penta,
+        &engine_scores,
+        sprt.as_ref().map(|t| (t, decided)),
+    );
+    o.push_str(&stats::report(&end));
+    if interrupted {
+        print(&o)?;
+        return Err("the match was interrupted (Ctrl-C)".into());
     }
     let _ = writeln!(o, "Finished match");
     print(&o)?;
@@ -993,7 +987,12 @@ fn worker<G: Evaluate>(
         let mut failed_start = None;
         for (side, &e) in job.players.iter().enumerate() {
             if clients[e].is_none() {
-                match Client::start(&specs[e], &format!("engine{}.w{w}", e + 1), variant, log.clone()) {
+                match Client::start(
+                    &specs[e],
+                    &format!("{}.w{w}", specs[e].label(e)),
+                    variant,
+                    log.clone(),
+                ) {
                     Ok(c) => clients[e] = Some(c),
                     Err(err) => {
                         failed_start.get_or_insert((side, err));
