@@ -47,7 +47,9 @@ proto=hub|hub1|uci, dir=PATH and option.NAME=VALUE are settings for the manager 
 display name, its dialect, its working directory, and parameters sent as Hub set-param, Hub-1 \
 set or UCI setoption); cmd=PROGRAM may name the program; every other word is the command. \
 Without proto=, a command with a `hub` or `uci` argument speaks that dialect; otherwise the \
-manager sends `hub` and, without a `wait` within 3 s, tries `uci`. Example: --engine \
+manager sends `hub` and, without a `wait` within 3 s, tries `uci`; an engine that gives no \
+`uciok` within 3 s either stops the match, both dialects named. Errors name an engine by its \
+name= (or engine1, engine2... in the order given). Example: --engine \
 \"target/release/tempo hub name=new option.tt-size=20\" --engine \"dame hub\".
 
 HUB-1: proto=hub1 is the first Hub protocol, spoken by Scan 2.0 and engines of its time: the \
@@ -77,8 +79,11 @@ OUTPUT (standard output, engine output never mixed in): `Started game`, `Finishe
 B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
 each engine's mean thinking time a searched move (`Thinking time a searched move: ...`, from \
 the request to the answer; moves answered in under 10 ms counted apart) with a `Warning:` line \
-for an engine whose mean overran --movetime by more than 10 %, then `Elo difference: E +/- M, \
-LOS: L %, DrawRatio: D %` (a table for more than two engines) and the SPRT decision."
+for an engine whose mean overran --movetime by more than 10 %, then the statistics: for each \
+pairing its results, its game pairs (LL, LD, DD+WL, WD, WW), `Elo difference: E +/- M, LOS: L %, \
+DrawRatio: D %` (from the pairs; a bound when every game was won or lost), nElo and the SPRT, and \
+for more than two engines a table. --report-every N prints the statistics every N games too; \
+Ctrl-C stops the match (the games under way abandoned) and prints them once more."
 )]
 pub struct MatchArgs {
     /// An engine to play (at least two): a command line with optional settings (see below).
@@ -726,16 +731,15 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     interrupt::install();
     let mut interrupted = false;
     loop {
-        let msg = match msg_rx.recv_timeout(Duration::from_millis(100)) {
+        let received = msg_rx.recv_timeout(Duration::from_millis(100));
+        if !interrupted && interrupt::interrupted() {
+            interrupted = true;
+            stop.store(true, Ordering::Relaxed);
+            eprintln!("tempo match: interrupted; the games under way are abandoned");
+        }
+        let msg = match received {
             Ok(m) => m,
-            Err(crossbeam_channel::RecvTimeoutError::Timeout) => {
-                if !interrupted && interrupt::interrupted() {
-                    interrupted = true;
-                    stop.store(true, Ordering::Relaxed);
-                    eprintln!("tempo match: interrupted; the games under way are abandoned");
-                }
-                continue;
-            }
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
         };
         if closed {
@@ -841,7 +845,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     }
                 }
                 let played: u64 = pair_scores.iter().map(Wld::games).sum();
-                if args.report_every.is_some_and(|n| played % n as u64 == 0) {
+                // (The last game's report is the one at the end.)
+                if args.report_every.is_some_and(|n| played % n as u64 == 0) && played < total as u64 {
                     let now = MatchStats::new(
                         &names,
                         &pairs,

@@ -713,7 +713,6 @@ fn pct(x: Option<f64>) -> String {
 
 /// The report of one pairing: its games and pairs, Elo, nElo, LOS, draw ratio and SPRT.
 fn pairing_report(p: &PairingStats, out: &mut String) {
-    let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt1);
     let _ = writeln!(
         out,
         "Results of {} vs {}: {} games, {} - {} - {}, {} points ({})",
@@ -729,8 +728,9 @@ fn pairing_report(p: &PairingStats, out: &mut String) {
     let [ll, ld, dd, wd, ww] = p.pentanomial;
     let _ = writeln!(
         out,
-        "Pairs (LL, LD, DD+WL, WD, WW): {ll}, {ld}, {dd}, {wd}, {ww} ({} pairs)",
-        p.pairs
+        "Pairs (LL, LD, DD+WL, WD, WW): {ll}, {ld}, {dd}, {wd}, {ww} ({} pair{})",
+        p.pairs,
+        if p.pairs == 1 { "" } else { "s" }
     );
     let elo = match (p.elo, p.elo_lower, p.elo_upper) {
         (Some(e), lo, hi) => match p.elo_error {
@@ -763,16 +763,14 @@ fn pairing_report(p: &PairingStats, out: &mut String) {
         pct(p.los),
         pct(p.draw_ratio)
     );
-    let _ = writeln!(
-        out,
-        "nElo: {} +/- {} (from the {})",
-        opt(p.nelo),
-        opt(p.nelo_error),
-        match p.basis {
-            Basis::Pairs => "pairs",
-            Basis::Games => "games",
-        }
-    );
+    let basis = match p.basis {
+        Basis::Pairs => "pairs",
+        Basis::Games => "games",
+    };
+    let _ = match (p.nelo, p.nelo_error) {
+        (Some(n), Some(e)) => writeln!(out, "nElo: {} +/- {} (from the {basis})", fmt1(n), fmt1(e)),
+        _ => writeln!(out, "nElo: - (the {basis} do not vary yet)"),
+    };
     if let Some(t) = &p.sprt {
         let test = Sprt {
             elo0: t.elo0,
@@ -1048,14 +1046,26 @@ mod tests {
             0.157_597,
             1e-5
         ));
+        let test = Sprt::parse("elo0=0 elo1=10").unwrap();
         let text = report(&MatchStats::new(
             &["a".to_string(), "b".to_string()],
             &[[0, 1]],
             &[wld],
             &[pairs],
             &[wld, wld.flipped()],
-            None,
+            Some((&test, None)),
         ));
+        assert!(
+            text.contains(
+                "SPRT (logistic, pentanomial, elo0=0 elo1=10 alpha=0.05 beta=0.05): llr 0.17 (5.8 %), \
+                 lbound -2.94, ubound 2.94: no decision yet"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("Results of a vs b: 24 games, 8 - 4 - 12, 14.0 points (58.3 %)"),
+            "{text}"
+        );
         assert!(
             text.contains("Pairs (LL, LD, DD+WL, WD, WW): 1, 1, 5, 3, 2 (12 pairs)"),
             "{text}"
