@@ -1,9 +1,11 @@
 //! `tempo match`: a match manager for draughts engines, in the manner of cutechess-cli.
 //!
 //! Engines run as child processes speaking Hub or the UCI-style dialect ([`client`], over
-//! [`engine_proc`]); each game is refereed by Tempo's own rules ([`game_runner`]); openings come
-//! from a file or are generated and balanced by Tempo's search ([`openings`]); results give Elo,
-//! error margin, LOS and an SPRT ([`stats`]); games are written as PDN through [`crate::pdn`].
+//! [`engine_proc`]) or as DXP peers ([`dxp`]), all behind one interface ([`engine_client`]); each
+//! game is refereed by Tempo's own rules ([`game_runner`]); openings come from a file or are
+//! generated and balanced by Tempo's search ([`openings`]); results give the pair counts, Elo and
+//! its interval, nElo, LOS and an SPRT ([`stats`]); games are written as PDN through
+//! [`crate::pdn`].
 //!
 //! The manager is generic over the game type and dispatched once ([`run`] under
 //! [`crate::with_variant!`]): no variant is looked at inside the logic.
