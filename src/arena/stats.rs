@@ -1128,6 +1128,11 @@ mod tests {
         );
         assert_eq!(one.basis, Basis::Games);
         assert!(one.elo.is_none() && one.elo_lower.is_some());
+        // Serialized (for machine-readable output), an Elo that does not exist is null.
+        let json = serde_json::to_value(&p).unwrap();
+        assert_eq!(json["elo"], serde_json::Value::Null);
+        assert_eq!(json["pentanomial"], serde_json::json!([0, 0, 0, 0, 2]));
+        assert_eq!(json["basis"], "pairs");
         // Nothing yet: nothing to say, and no panic.
         let none = PairingStats::new("a", "b", &Wld::default(), &Pentanomial::default());
         assert_eq!((none.score, none.los, none.draw_ratio), (None, None, None));
