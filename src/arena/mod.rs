@@ -728,16 +728,28 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     // aborted, the engines quit, and the command ends quietly.
     let mut closed = false;
     let mut fatal: Option<String> = None;
-    // Ctrl-C stops the match: the games under way are abandoned, and the statistics of the
-    // finished ones are printed as at the end.
+    // Ctrl-C stops the match: the statistics of the finished games are printed at once (an
+    // engine may think a while before the game under way can stop), and the games under way are
+    // abandoned.
     interrupt::install();
     let mut interrupted = false;
     loop {
         let received = msg_rx.recv_timeout(Duration::from_millis(100));
-        if !interrupted && interrupt::interrupted() {
+        if !interrupted && !closed && interrupt::interrupted() {
             interrupted = true;
             stop.store(true, Ordering::Relaxed);
-            eprintln!("tempo match: interrupted; the games under way are abandoned");
+            let now = MatchStats::new(
+                &names,
+                &pairs,
+                &pair_scores,
+                &penta,
+                &engine_scores,
+                sprt.as_ref().map(|t| (t, decided)),
+            );
+            let _ = print(&format!(
+                "Interrupted (Ctrl-C): the games under way are abandoned\n{}",
+                stats::report(&now)
+            ));
         }
         let msg = match received {
             Ok(m) => m,
@@ -878,6 +890,10 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     if closed {
         return Err(crate::analyze::OUTPUT_CLOSED.into());
     }
+    if interrupted {
+        // The statistics were printed when Ctrl-C came.
+        return Err("the match was interrupted (Ctrl-C)".into());
+    }
     // The thinking time first, so that the result stays the last thing before `Finished match`.
     let mut o = thinking_report(&names, &thinking, cfg.tc.movetime);
     let end = MatchStats::new(
@@ -889,10 +905,6 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         sprt.as_ref().map(|t| (t, decided)),
     );
     o.push_str(&stats::report(&end));
-    if interrupted {
-        print(&o)?;
-        return Err("the match was interrupted (Ctrl-C)".into());
-    }
     let _ = writeln!(o, "Finished match");
     print(&o)?;
     match log.as_ref().and_then(|l| l.error()) {
