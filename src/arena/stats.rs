@@ -484,9 +484,11 @@ pub struct PairingStats {
     pub elo: Option<f64>,
     /// Half the width of its 95 % interval.
     pub elo_error: Option<f64>,
-    /// The lower end of the 95 % interval (`None`: unbounded, every game lost).
+    /// The lower end of the 95 % interval (`None`: unbounded, as when every game was lost or the
+    /// interval of the score reaches 0).
     pub elo_lower: Option<f64>,
-    /// The upper end of the 95 % interval (`None`: unbounded, every game won).
+    /// The upper end of the 95 % interval (`None`: unbounded, as when every game was won or the
+    /// interval of the score reaches 1).
     pub elo_upper: Option<f64>,
     /// Normalized Elo (`None` when the score has no variance).
     pub nelo: Option<f64>,
