@@ -1072,13 +1072,17 @@ fn fake_hub1(extra: &str) -> String {
     )
 }
 
-/// The lines the manager sent to engine 1 (the `engine1…` labels of the log).
-fn sent_to_engine1(log: &str) -> Vec<String> {
+/// The lines the manager sent to the engine labelled `label` in the log (its `name=`, or
+/// `engine1` for a first engine without one).
+fn sent_to(log: &str, label: &str) -> Vec<String> {
     log.lines()
         .filter_map(|l| {
             let mut w = l.split_whitespace();
             let (_, who, dir) = (w.next()?, w.next()?, w.next()?);
-            (who.starts_with("engine1") && dir == ">").then(|| w.collect::<Vec<_>>().join(" "))
+            (who.starts_with(&format!("{label}#")) || who.starts_with(&format!("{label}.w")))
+                .then_some(())
+                .filter(|()| dir == ">")
+                .map(|()| w.collect::<Vec<_>>().join(" "))
         })
         .collect()
 }
@@ -1120,7 +1124,7 @@ fn a_hub1_engine_plays_whole_games_under_each_limit() {
                 "{g}"
             );
         }
-        let sent = sent_to_engine1(&std::fs::read_to_string(&log).unwrap());
+        let sent = sent_to(&std::fs::read_to_string(&log).unwrap(), "h1");
         for must in ["hub", "set tt-size 16", "init", "new", "go"] {
             assert!(sent.iter().any(|l| l == must), "{must:?} not in {sent:?}");
         }
@@ -1215,7 +1219,7 @@ fn a_hub1_engine_is_detected_from_its_handshake() {
     for g in finished(&r.out) {
         assert!(!g.contains("loses") && !g.contains("disconnects"), "{g}");
     }
-    let sent = sent_to_engine1(&std::fs::read_to_string(&log).unwrap());
+    let sent = sent_to(&std::fs::read_to_string(&log).unwrap(), "engine1");
     assert!(sent.iter().any(|l| l == "depth 1"), "{sent:?}");
 }
 

@@ -18,9 +18,10 @@
 //! `isready` → `readyok`; per move `position startpos|fen <FEN> moves …`, `go …` → `info … score
 //! cp N|win N …`, `bestmove M`.
 
+use super::dxp::DxpClient;
+pub use super::engine_client::{ClockView, EngineClient, MoveLimits, Reply, Request};
 use super::engine_proc::{EngineProcess, EngineSpec, Failure, Log, Proto};
 use crate::draughts::hub_notation::HubNotation;
-use crate::game::Side;
 use crate::protocol::hub::{hub_name, parse_line, quote};
 use crate::variant::Variant;
 use std::sync::Arc;
@@ -35,69 +36,13 @@ const MAX_HEADER_LINES: usize = 1000;
 /// The most error replies to settings quoted in the message that stops the match.
 const MAX_ERRORS: usize = 20;
 
-/// How long protocol detection waits for a Hub `wait` before trying UCI.
-const DETECT_HUB: Duration = Duration::from_secs(3);
+/// How long protocol detection waits for a Hub `wait` before trying UCI, and then for a UCI
+/// `uciok` before giving up: an engine that answers neither is reported within twice this. (An
+/// engine slower to start names its dialect with `proto=` and gets [`HANDSHAKE_TIMEOUT`].)
+const DETECT: Duration = Duration::from_secs(3);
 /// The score that stands for a won position in hundredths of a man (a UCI `win N`); Hub engines
 /// print wins near 100 men, which is the same.
 pub const WIN_SCORE: i32 = 10_000;
-
-/// What the mover's clock says, for the engine's time management.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockView {
-    /// Time left on the clock of White and of Black (before this move's increment).
-    pub left: [Duration; 2],
-    /// Increment added after every move.
-    pub inc: Duration,
-    /// Moves to the next time control (`None`: sudden death or Fischer).
-    pub moves_to_go: Option<u32>,
-}
-
-/// The limits sent with one `go`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveLimits {
-    /// Depth limit.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Fixed time per move.
-    pub movetime: Option<Duration>,
-    /// A game clock.
-    pub clock: Option<ClockView>,
-}
-
-/// One move to ask for: the game from its start position.
-#[derive(Clone, Copy, Debug)]
-pub struct Request<'a> {
-    /// The start position as a Hub position string.
-    pub start_hub: &'a str,
-    /// The start position as PDN FEN.
-    pub start_fen: &'a str,
-    /// Whether the start position is the variant's initial position (UCI `startpos`).
-    pub initial: bool,
-    /// Whether the Hub string holds the whole start position. It holds the pieces and the side to
-    /// move only: a Frisian king run or a running counted-draw clock (which a FEN carries) makes
-    /// this false, and the start goes to Hub engines as the FEN (`protocol.md` 2.4).
-    pub hub_exact: bool,
-    /// Every move since the start in Hub notation.
-    pub moves_hub: &'a [String],
-    /// Every move since the start in the variant's standard notation.
-    pub moves_std: &'a [String],
-    /// The position now (after every move) as a Hub position string.
-    pub position_hub: &'a str,
-    /// The side to move.
-    pub side: Side,
-    /// The limits.
-    pub limits: MoveLimits,
-}
-
-/// An engine's answer to a `go`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    /// The move as the engine wrote it.
-    pub mv: String,
-    /// The last score the engine reported, hundredths of a man for the mover.
-    pub score: Option<i32>,
-}
 
 /// A running engine on pipes that has completed its handshake.
 #[derive(Debug)]
@@ -189,18 +134,14 @@ fn refusal(label: &str, variant: Variant, spec: &EngineSpec, errors: &[String]) 
     ))
 }
 
-/// An engine the manager plays: a process on pipes (Hub, Hub-1, UCI) or a DXP peer over TCP.
+/// An engine the manager plays: a process on pipes (Hub, Hub-1, UCI, [`PipeClient`]) or a DXP
+/// peer over TCP ([`DxpClient`]), behind the [`EngineClient`] interface they share.
 #[derive(Debug)]
-pub enum Client {
-    /// Hub, Hub-1 or UCI on the process's standard input and output.
-    Pipe(PipeClient),
-    /// DXP over TCP (`dxp://HOST:PORT`), the manager being the initiator.
-    Dxp(Box<super::dxp::DxpClient>),
-}
+pub struct Client(Box<dyn EngineClient>);
 
 impl Client {
     /// Starts (or connects to) an engine and completes its handshake; see [`PipeClient::start`]
-    /// and [`super::dxp::DxpClient::start`].
+    /// and [`DxpClient::start`]. `label` names the engine in messages and the log.
     ///
     /// # Errors
     /// The engine cannot be started or reached, or its handshake fails.
@@ -211,72 +152,76 @@ impl Client {
         log: Option<Arc<Log>>,
     ) -> Result<Client, String> {
         if spec.dxp.is_some() {
-            return super::dxp::DxpClient::start(spec, label, variant, log).map(|c| Client::Dxp(Box::new(c)));
+            return DxpClient::start(spec, label, variant, log).map(|c| Client(Box::new(c)));
         }
-        PipeClient::start(spec, label, variant, log).map(Client::Pipe)
+        PipeClient::start(spec, label, variant, log).map(|c| Client(Box::new(c)))
     }
 
     /// The name the engine gave (Hub/UCI `id`, DXP accept).
     pub fn id_name(&self) -> Option<&str> {
-        match self {
-            Client::Pipe(c) => c.id_name(),
-            Client::Dxp(c) => c.id_name(),
-        }
+        self.0.id_name()
     }
 
     /// The dialect spoken on pipes (`None` for DXP).
     pub fn proto(&self) -> Option<Proto> {
-        match self {
-            Client::Pipe(c) => Some(c.proto()),
-            Client::Dxp(_) => None,
-        }
+        self.0.proto()
     }
 
     /// Tells the engine that a new game starts.
     ///
     /// # Errors
-    /// See [`PipeClient::new_game`].
+    /// See [`EngineClient::new_game`].
     pub fn new_game(&mut self) -> Result<(), Failure> {
-        match self {
-            Client::Pipe(c) => c.new_game(),
-            Client::Dxp(c) => c.new_game(),
-        }
+        self.0.new_game()
     }
 
     /// Asks for a move and waits for it until `deadline`.
     ///
     /// # Errors
-    /// See [`PipeClient::think`]; a DXP peer that ends the game instead of moving gives
-    /// [`Failure::Ended`].
+    /// See [`EngineClient::think`].
     pub fn think(&mut self, req: &Request<'_>, deadline: Instant) -> Result<Reply, Failure> {
-        match self {
-            Client::Pipe(c) => c.think(req, deadline),
-            Client::Dxp(c) => c.think(req, deadline),
-        }
+        self.0.think(req, deadline)
     }
 
-    /// The game is over (the manager's verdict; `None`: aborted): a DXP engine is sent a game
-    /// end message; pipe engines need nothing.
+    /// The game is over (the manager's verdict; `None`: aborted).
     pub fn end_game(&mut self, outcome: Option<crate::game::Outcome>) {
-        if let Client::Dxp(c) = self {
-            c.end_game(outcome);
-        }
+        self.0.end_game(outcome);
     }
 
     /// Ends the engine: `quit`, a short grace, then kill.
     pub fn quit(self) {
-        match self {
-            Client::Pipe(c) => c.quit(),
-            Client::Dxp(c) => c.quit(),
-        }
+        self.0.quit();
     }
 
     /// Kills the engine at once (after a failure).
     pub fn kill(self) {
-        match self {
-            Client::Pipe(c) => c.kill(),
-            Client::Dxp(c) => c.kill(),
-        }
+        self.0.kill();
+    }
+}
+
+impl EngineClient for PipeClient {
+    fn id_name(&self) -> Option<&str> {
+        PipeClient::id_name(self)
+    }
+
+    fn proto(&self) -> Option<Proto> {
+        Some(PipeClient::proto(self))
+    }
+
+    fn new_game(&mut self) -> Result<(), Failure> {
+        PipeClient::new_game(self)
+    }
+
+    fn think(&mut self, req: &Request<'_>, deadline: Instant) -> Result<Reply, Failure> {
+        PipeClient::think(self, req, deadline)
+    }
+
+    fn quit(self: Box<Self>) {
+        PipeClient::quit(*self);
+    }
+
+    fn kill(self: Box<Self>) {
+        PipeClient::kill(*self);
     }
 }
 
@@ -303,6 +248,8 @@ impl PipeClient {
                 _ => None,
             })
         });
+        // Whether the dialect is being detected (neither given nor guessed from the command).
+        let detecting = guess.is_none();
         let mut client = match guess {
             Some(proto) => PipeClient {
                 proc,
@@ -316,7 +263,7 @@ impl PipeClient {
                 proc.send("hub").map_err(|e| fail("cannot send hub", e))?;
                 let mut lines = Vec::new();
                 match proc.recv_until(
-                    Instant::now() + DETECT_HUB,
+                    Instant::now() + DETECT,
                     |l| {
                         if lines.len() < MAX_HEADER_LINES {
                             lines.push(l.to_string());
@@ -349,11 +296,23 @@ impl PipeClient {
         };
         match client.proto {
             Proto::Hub | Proto::Hub1 => {
-                let lines = client.handshake("hub", "wait").map_err(|e| fail(&e.0, e.1))?;
+                let lines = client
+                    .handshake("hub", "wait", HANDSHAKE_TIMEOUT)
+                    .map_err(|e| fail(&e.0, e.1))?;
                 client.after_hub_header(spec, label, variant, &lines)?;
             }
             Proto::Uci => {
-                let lines = client.handshake("uci", "uciok").map_err(|e| fail(&e.0, e.1))?;
+                let timeout = if detecting { DETECT } else { HANDSHAKE_TIMEOUT };
+                let lines = client.handshake("uci", "uciok", timeout).map_err(|e| match e.1 {
+                    Failure::Timeout if detecting => format!(
+                        "engine {label} answers neither Hub (no `wait` within {} s of `hub`) nor UCI \
+                             (no `uciok` within {} s of `uci`); name its dialect with proto=hub, \
+                             proto=hub1 or proto=uci if it speaks one of them but starts slowly",
+                        DETECT.as_secs(),
+                        DETECT.as_secs()
+                    ),
+                    f => fail(&e.0, f),
+                })?;
                 let mut has_variant = false;
                 for l in &lines {
                     if let Some(rest) = l.trim().strip_prefix("id name ") {
@@ -386,14 +345,19 @@ impl PipeClient {
 
     /// Sends the dialect's opening command and collects the lines up to its terminator (`wait`
     /// in Hub, `uciok` in UCI); on failure, what went wrong and why.
-    fn handshake(&mut self, command: &str, end: &str) -> Result<Vec<String>, (String, Failure)> {
+    fn handshake(
+        &mut self,
+        command: &str,
+        end: &str,
+        timeout: Duration,
+    ) -> Result<Vec<String>, (String, Failure)> {
         self.proc
             .send(command)
             .map_err(|e| (format!("cannot send {command}"), e))?;
         let mut lines = Vec::new();
         self.proc
             .recv_until(
-                Instant::now() + HANDSHAKE_TIMEOUT,
+                Instant::now() + timeout,
                 |l| {
                     if lines.len() < MAX_HEADER_LINES {
                         lines.push(l.to_string());

@@ -11,7 +11,7 @@
 //! `0`) and its confirmation is awaited briefly. A game end from the engine in place of a move
 //! is [`Failure::Ended`].
 
-use super::client::{Reply, Request};
+use super::engine_client::{EngineClient, Reply, Request};
 use super::engine_proc::{EngineSpec, Failure, Log};
 use crate::game::{Outcome, Side};
 use crate::protocol::dxp::{
@@ -342,6 +342,32 @@ impl DxpClient {
             let _ = c.kill();
             let _ = c.wait();
         }
+    }
+}
+
+impl EngineClient for DxpClient {
+    fn id_name(&self) -> Option<&str> {
+        DxpClient::id_name(self)
+    }
+
+    fn new_game(&mut self) -> Result<(), Failure> {
+        DxpClient::new_game(self)
+    }
+
+    fn think(&mut self, req: &Request<'_>, deadline: Instant) -> Result<Reply, Failure> {
+        DxpClient::think(self, req, deadline)
+    }
+
+    fn end_game(&mut self, outcome: Option<Outcome>) {
+        DxpClient::end_game(self, outcome);
+    }
+
+    fn quit(self: Box<Self>) {
+        DxpClient::quit(*self);
+    }
+
+    fn kill(self: Box<Self>) {
+        DxpClient::kill(*self);
     }
 }
 

@@ -176,6 +176,14 @@ impl EngineSpec {
         Ok(spec)
     }
 
+    /// How the manager names the engine in its messages and log: the `name=` it was given, or
+    /// `engineN` for the `index`-th engine (from 0) without one.
+    pub fn label(&self, index: usize) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("engine{}", index + 1))
+    }
+
     /// The program's file name, a fallback display name.
     pub fn program_name(&self) -> String {
         let p = std::path::Path::new(&self.command[0]);

@@ -1,17 +1,21 @@
 //! `tempo match`: a match manager for draughts engines, in the manner of cutechess-cli.
 //!
 //! Engines run as child processes speaking Hub or the UCI-style dialect ([`client`], over
-//! [`engine_proc`]); each game is refereed by Tempo's own rules ([`game_runner`]); openings come
-//! from a file or are generated and balanced by Tempo's search ([`openings`]); results give Elo,
-//! error margin, LOS and an SPRT ([`stats`]); games are written as PDN through [`crate::pdn`].
+//! [`engine_proc`]) or as DXP peers ([`dxp`]), all behind one interface ([`engine_client`]); each
+//! game is refereed by Tempo's own rules ([`game_runner`]); openings come from a file or are
+//! generated and balanced by Tempo's search ([`openings`]); results give the pair counts, Elo and
+//! its interval, nElo, LOS and an SPRT ([`stats`]); games are written as PDN through
+//! [`crate::pdn`].
 //!
 //! The manager is generic over the game type and dispatched once ([`run`] under
 //! [`crate::with_variant!`]): no variant is looked at inside the logic.
 
 pub mod client;
 pub mod dxp;
+pub mod engine_client;
 pub mod engine_proc;
 pub mod game_runner;
+pub mod interrupt;
 pub mod openings;
 pub mod stats;
 
@@ -27,7 +31,7 @@ use game_runner::{
     play_game, thinking_report,
 };
 use openings::Balance;
-use stats::{Pentanomial, Sprt, Wld, fmt1, summary};
+use stats::{MatchStats, Pentanomial, Sprt, Wld};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -45,7 +49,9 @@ proto=hub|hub1|uci, dir=PATH and option.NAME=VALUE are settings for the manager 
 display name, its dialect, its working directory, and parameters sent as Hub set-param, Hub-1 \
 set or UCI setoption); cmd=PROGRAM may name the program; every other word is the command. \
 Without proto=, a command with a `hub` or `uci` argument speaks that dialect; otherwise the \
-manager sends `hub` and, without a `wait` within 3 s, tries `uci`. Example: --engine \
+manager sends `hub` and, without a `wait` within 3 s, tries `uci`; an engine that gives no \
+`uciok` within 3 s either stops the match, both dialects named. Errors name an engine by its \
+name= (or engine1, engine2... in the order given). Example: --engine \
 \"target/release/tempo hub name=new option.tt-size=20\" --engine \"dame hub\".
 
 HUB-1: proto=hub1 is the first Hub protocol, spoken by Scan 2.0 and engines of its time: the \
@@ -75,8 +81,11 @@ OUTPUT (standard output, engine output never mixed in): `Started game`, `Finishe
 B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
 each engine's mean thinking time a searched move (`Thinking time a searched move: ...`, from \
 the request to the answer; moves answered in under 10 ms counted apart) with a `Warning:` line \
-for an engine whose mean overran --movetime by more than 10 %, then `Elo difference: E +/- M, \
-LOS: L %, DrawRatio: D %` (a table for more than two engines) and the SPRT decision."
+for an engine whose mean overran --movetime by more than 10 %, then the statistics: for each \
+pairing its results, its game pairs (LL, LD, DD+WL, WD, WW), `Elo difference: E +/- M, LOS: L %, \
+DrawRatio: D %` (from the pairs; a bound when every game was won or lost), nElo and the SPRT, and \
+for more than two engines a table. --report-every N prints the statistics every N games too; \
+Ctrl-C stops the match (the games under way abandoned) and prints them once more."
 )]
 pub struct MatchArgs {
     /// An engine to play (at least two): a command line with optional settings (see below).
@@ -175,10 +184,15 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1000, value_name = "PLIES")]
     pub max_plies: usize,
     /// Sequential probability ratio test, "elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]
-    /// [model=pentanomial|trinomial]" (logistic Elo of the first engine over the second): the
-    /// match stops as soon as the test accepts H0 or H1. Two engines only.
+    /// [model=pentanomial|trinomial] [model=logistic|normalized]" (the Elo of the first engine over
+    /// the second; logistic Elo unless model=normalized): the match stops as soon as the test
+    /// accepts H0 or H1. Two engines only.
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// Print the statistics (pairs, Elo, nElo, LOS, draw ratio, SPRT) after every N games, as at
+    /// the end of the match.
+    #[arg(long, value_name = "N", value_parser = parse_report_every)]
+    pub report_every: Option<usize>,
     /// Write every game to this PDN file (replaced).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
@@ -218,6 +232,10 @@ fn parse_rounds(s: &str) -> Result<usize, String> {
 
 fn parse_concurrency(s: &str) -> Result<usize, String> {
     count_in(s, 1, MAX_CONCURRENCY)
+}
+
+fn parse_report_every(s: &str) -> Result<usize, String> {
+    count_in(s, 1, MAX_GAMES)
 }
 
 fn parse_random_plies(s: &str) -> Result<usize, String> {
@@ -568,7 +586,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     // and the engines' own names are learnt.
     let mut names = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
-        let c = Client::start(spec, &format!("engine{}", i + 1), variant, log.clone())?;
+        let c = Client::start(spec, &spec.label(i), variant, log.clone())?;
         let name = spec
             .name
             .clone()
@@ -710,7 +728,34 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     // aborted, the engines quit, and the command ends quietly.
     let mut closed = false;
     let mut fatal: Option<String> = None;
-    for msg in msg_rx.iter() {
+    // Ctrl-C stops the match: the statistics of the finished games are printed at once (an
+    // engine may think a while before the game under way can stop), and the games under way are
+    // abandoned.
+    interrupt::install();
+    let mut interrupted = false;
+    loop {
+        let received = msg_rx.recv_timeout(Duration::from_millis(100));
+        if !interrupted && !closed && interrupt::interrupted() {
+            interrupted = true;
+            stop.store(true, Ordering::Relaxed);
+            let now = MatchStats::new(
+                &names,
+                &pairs,
+                &pair_scores,
+                &penta,
+                &engine_scores,
+                sprt.as_ref().map(|t| (t, decided)),
+            );
+            let _ = print(&format!(
+                "Interrupted (Ctrl-C): the games under way are abandoned\n{}",
+                stats::report(&now)
+            ));
+        }
+        let msg = match received {
+            Ok(m) => m,
+            Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
+            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
+        };
         if closed {
             continue;
         }
@@ -813,6 +858,19 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
+                let played: u64 = pair_scores.iter().map(Wld::games).sum();
+                // (The last game's report is the one at the end.)
+                if args.report_every.is_some_and(|n| played % n as u64 == 0) && played < total as u64 {
+                    let now = MatchStats::new(
+                        &names,
+                        &pairs,
+                        &pair_scores,
+                        &penta,
+                        &engine_scores,
+                        sprt.as_ref().map(|t| (t, decided)),
+                    );
+                    o.push_str(&stats::report(&now));
+                }
             }
         }
         if let Err(e) = print(&o) {
@@ -832,66 +890,21 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     if closed {
         return Err(crate::analyze::OUTPUT_CLOSED.into());
     }
+    if interrupted {
+        // The statistics were printed when Ctrl-C came.
+        return Err("the match was interrupted (Ctrl-C)".into());
+    }
     // The thinking time first, so that the result stays the last thing before `Finished match`.
     let mut o = thinking_report(&names, &thinking, cfg.tc.movetime);
-    if pairs.len() == 1 {
-        if let Some(s) = summary(&pair_scores[0]) {
-            let _ = writeln!(
-                &mut o,
-                "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
-                fmt1(s.elo),
-                fmt1(s.margin),
-                100.0 * s.los,
-                100.0 * s.draw_ratio
-            );
-        }
-        if let Some(test) = sprt {
-            let p = penta[0];
-            let _ = writeln!(
-                &mut o,
-                "SPRT ({}, elo0={} elo1={} alpha={} beta={}): {}",
-                match test.model {
-                    stats::SprtModel::Pentanomial => format!(
-                        "pentanomial, pairs {} {} {} {} {}",
-                        p.counts[0], p.counts[1], p.counts[2], p.counts[3], p.counts[4]
-                    ),
-                    stats::SprtModel::Trinomial => "trinomial".to_string(),
-                },
-                test.elo0,
-                test.elo1,
-                test.alpha,
-                test.beta,
-                match decided {
-                    Some(true) => "H1 accepted; the match stopped",
-                    Some(false) => "H0 accepted; the match stopped",
-                    None => "no decision within the games played",
-                }
-            );
-        }
-    } else {
-        let _ = writeln!(
-            o,
-            "Rank Name                          Elo     +/-   Games   Score    Draw"
-        );
-        let mut order: Vec<usize> = (0..names.len()).collect();
-        order.sort_by(|&a, &b| engine_scores[b].score().total_cmp(&engine_scores[a].score()));
-        for (rank, &e) in order.iter().enumerate() {
-            let r = engine_scores[e];
-            if let Some(s) = summary(&r) {
-                let _ = writeln!(
-                    &mut o,
-                    "{:>4} {:<24} {:>8} {:>7} {:>7} {:>6.1}% {:>6.1}%",
-                    rank + 1,
-                    names[e],
-                    fmt1(s.elo),
-                    fmt1(s.margin),
-                    r.games(),
-                    100.0 * r.score(),
-                    100.0 * s.draw_ratio
-                );
-            }
-        }
-    }
+    let end = MatchStats::new(
+        &names,
+        &pairs,
+        &pair_scores,
+        &penta,
+        &engine_scores,
+        sprt.as_ref().map(|t| (t, decided)),
+    );
+    o.push_str(&stats::report(&end));
     let _ = writeln!(o, "Finished match");
     print(&o)?;
     match log.as_ref().and_then(|l| l.error()) {
@@ -993,7 +1006,12 @@ fn worker<G: Evaluate>(
         let mut failed_start = None;
         for (side, &e) in job.players.iter().enumerate() {
             if clients[e].is_none() {
-                match Client::start(&specs[e], &format!("engine{}.w{w}", e + 1), variant, log.clone()) {
+                match Client::start(
+                    &specs[e],
+                    &format!("{}.w{w}", specs[e].label(e)),
+                    variant,
+                    log.clone(),
+                ) {
                     Ok(c) => clients[e] = Some(c),
                     Err(err) => {
                         failed_start.get_or_insert((side, err));
