@@ -412,7 +412,7 @@ fn main() -> ExitCode {
         Some(Command::Show(args)) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
         Some(Command::Analyze(args)) => tempo::analyze::variant_of(args)
             .and_then(|(v, _)| with_variant!(v, G => tempo::analyze::run::<G>(args))),
-        Some(Command::Match(args)) => with_variant!(args.variant, G => tempo::arena::run::<G>(args)),
+        Some(Command::Match(args)) => tempo::arena::main(args),
         Some(Command::Dxp(args)) => tempo::protocol::dxp_player::run(args),
         Some(Command::Selfplay(args)) => {
             with_variant!(args.variant, G => tempo::selfplay::run::<G>(args))

@@ -322,6 +322,14 @@ fn quote(value: &str) -> String {
 /// The result written is the game's `result`, else its `Result` tag, else `*`; the `Result` tag,
 /// when missing, is written with that value, as PDN requires.
 pub fn write_game(game: &PdnGame) -> String {
+    write_game_with_comments(game, &[])
+}
+
+/// [`write_game`] with a comment after some moves: `comments[i]`, when there is one, follows move
+/// `i` in braces (`32-28 {+0.12/9 0.104s}`), and a Black move after a comment gets its number
+/// again (`1... 19-23`), as PGN's export format writes it. A `}` in a comment, which would end it
+/// early, is written as `)`.
+pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> String {
     let result = game
         .result
         .as_deref()
@@ -347,14 +355,20 @@ pub fn write_game(game: &PdnGame) -> String {
         .tag("FEN")
         .is_some_and(|f| f.trim_start().starts_with(['B', 'b']));
     let mut tokens = Vec::new();
+    let mut after_comment = false;
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = i + usize::from(black_first);
         if ply % 2 == 0 {
             tokens.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 {
+        } else if i == 0 || after_comment {
             tokens.push(format!("{}...", ply / 2 + 1));
         }
         tokens.push(mv.clone());
+        after_comment = false;
+        if let Some(Some(c)) = comments.get(i) {
+            tokens.push(format!("{{{}}}", c.replace('}', ")")));
+            after_comment = true;
+        }
     }
     tokens.push(result);
     let mut line = String::new();
@@ -473,6 +487,25 @@ mod tests {
         assert!(lines.iter().all(|l| l.len() <= LINE_WIDTH));
         assert!(lines.len() > 8, "40 moves need several lines");
         assert!(text.trim_end().ends_with("1-1"));
+    }
+
+    #[test]
+    fn comments_follow_their_moves_and_renumber_black() {
+        let game = PdnGame {
+            tags: vec![],
+            moves: vec!["32-28".into(), "19-23".into(), "28x19".into()],
+            result: Some("*".into()),
+        };
+        let comments = [None, Some("-0.10/4 0.100s".into()), Some("a}b".into())];
+        let text = write_game_with_comments(&game, &comments);
+        assert!(
+            text.contains("1. 32-28 19-23 {-0.10/4 0.100s} 2. 28x19 {a)b} *"),
+            "{text}"
+        );
+        let c = [Some("x".to_string())];
+        assert!(write_game_with_comments(&game, &c).contains("1. 32-28 {x} 1... 19-23 2. 28x19 *"));
+        let back = parse_games(&write_game_with_comments(&game, &comments)).unwrap();
+        assert_eq!(back[0].moves, game.moves);
     }
 
     #[test]
