@@ -101,7 +101,8 @@ enum Command {
     /// line instead.
     Analyze(tempo::analyze::AnalyzeArgs),
     /// Play engines against each other (Hub or UCI-style child processes): a match of two, a
-    /// round robin of more, with openings, clocks, adjudication, Elo, SPRT and PDN output.
+    /// round robin or gauntlet of more, with openings, clocks, adjudication, Elo, SPRT and PDN
+    /// output.
     ///
     /// Every game is refereed by Tempo's rules for the variant. Each opening is played with both
     /// colours. Results go to standard output as cutechess-cli prints them.

@@ -123,7 +123,7 @@ prints them; the PDN writes 2-0, 0-2 and 1-1 unless --pdn-results pgn."
 )]
 pub struct MatchArgs {
     /// An engine to play (at least two): a command line with optional settings (see below).
-    /// Two engines play a match; more play a round robin.
+    /// Two engines play a match; more play a round robin or a gauntlet (--tournament).
     #[arg(long = "engine", value_name = "COMMAND", required_unless_present = "resume")]
     pub engines: Vec<String>,
     /// Settings every engine shares, as in an --engine value (proto=, dir=, option.NAME=VALUE,
@@ -135,23 +135,23 @@ pub struct MatchArgs {
     pub engines_file: Option<PathBuf>,
     /// The form of a match of three or more engines: every engine against every other
     /// (round-robin), or the first engine against each of the others (gauntlet).
-    #[arg(long, value_enum, default_value = "round-robin")]
+    #[arg(long, value_enum, default_value = "round-robin", value_name = "FORM")]
     pub tournament: Tournament,
     /// Variant played (as for perft).
-    #[arg(long, short, value_parser = parse_variant, default_value = "international")]
+    #[arg(long, short, value_parser = parse_variant, default_value = "international", value_name = "NAME")]
     pub variant: Variant,
     /// Total number of games (1 to 1000000). Each opening is played twice, colours swapped.
     /// Default: with --sprt, 10000 (a cap for a test that has not decided by then; the match stops
     /// when it decides); otherwise every opening of --openings once per pairing (both colours), or
     /// 20 games per pairing.
-    #[arg(long, value_parser = parse_games)]
+    #[arg(long, value_parser = parse_games, value_name = "N")]
     pub games: Option<usize>,
     /// Rounds (1 to 500000): each round plays one opening with both colours in every pairing (an
     /// alternative to --games). The games of all rounds may not exceed 1000000.
-    #[arg(long, value_parser = parse_rounds)]
+    #[arg(long, value_parser = parse_rounds, value_name = "N")]
     pub rounds: Option<usize>,
     /// Games played at the same time (1 to 64).
-    #[arg(long, default_value_t = 1, value_parser = parse_concurrency)]
+    #[arg(long, default_value_t = 1, value_parser = parse_concurrency, value_name = "N")]
     pub concurrency: usize,
     /// Opening file: PDN games (each from its FEN tag or the start), or one opening per line: a
     /// FEN, a FEN and moves, or moves from the start (such as the 8x8 three-move ballots). After
@@ -182,7 +182,7 @@ pub struct MatchArgs {
     pub imbalance: f64,
     /// Depth of the balance filter's search (1-20: each opening drawn costs one search, and
     /// beyond depth 12 or so that is seconds an opening).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=20))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=20), value_name = "DEPTH")]
     pub balance_depth: u32,
     /// Game clock: SECONDS+INC (Fischer), or MOVES/SECONDS+INC (MOVES moves per SECONDS,
     /// repeating); the increment is optional.
@@ -192,10 +192,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SECONDS")]
     pub movetime: Option<f64>,
     /// Depth per move.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
     /// Nodes per move.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 50, value_name = "MS")]
@@ -260,10 +260,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// The PDN Event tag.
-    #[arg(long, default_value = "tempo match")]
+    #[arg(long, default_value = "tempo match", value_name = "TEXT")]
     pub event: String,
     /// The PDN Site tag.
-    #[arg(long, default_value = "?")]
+    #[arg(long, default_value = "?", value_name = "TEXT")]
     pub site: String,
 }
 
@@ -1199,33 +1199,13 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-/// The closing tables of a tournament: the ranking (each engine against the field), each
-/// pairing's score and Elo, and the crosstable of points (a win 1, a draw 1/2, from the row's
-/// engine's view; `-` where two engines did not meet).
+/// The closing tables of a tournament: each pairing's score and Elo, the crosstable of points (a
+/// win 1, a draw 1/2, from the row's engine's view; `-` where two engines did not meet), and last
+/// the ranking (each engine against the field), as before these tables came.
 fn tournament_tables(names: &[String], pairs: &[[usize; 2]], t: &Tally) -> String {
     let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "Rank Name                          Elo     +/-   Games   Score    Draw"
-    );
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&a, &b| t.engine_scores[b].score().total_cmp(&t.engine_scores[a].score()));
-    for (rank, &e) in order.iter().enumerate() {
-        let r = t.engine_scores[e];
-        if let Some(s) = summary(&r) {
-            let _ = writeln!(
-                &mut o,
-                "{:>4} {:<24} {:>8} {:>7} {:>7} {:>6.1}% {:>6.1}%",
-                rank + 1,
-                names[e],
-                fmt1(s.elo),
-                fmt1(s.margin),
-                r.games(),
-                100.0 * r.score(),
-                100.0 * s.draw_ratio
-            );
-        }
-    }
     for (p, &[a, b]) in pairs.iter().enumerate() {
         let r = t.pair_scores[p];
         let _ = write!(
@@ -1246,8 +1226,9 @@ fn tournament_tables(names: &[String], pairs: &[[usize; 2]], t: &Tally) -> Strin
             None => o.push('\n'),
         }
     }
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(4);
-    let _ = write!(o, "Crosstable {:<width$}", "", width = width.saturating_sub(6));
+    // Rows start with the rank (4 wide) and the name; the header's first cell spans both.
+    let width = names.iter().map(String::len).max().unwrap_or(0).max(5);
+    let _ = write!(o, "{:<w$}", "Crosstable", w = 5 + width);
     for k in 0..order.len() {
         let _ = write!(o, " {:>9}", k + 1);
     }
@@ -1263,6 +1244,26 @@ fn tournament_tables(names: &[String], pairs: &[[usize; 2]], t: &Tally) -> Strin
             let _ = write!(o, " {:>9}", cell.unwrap_or_else(|| "-".into()));
         }
         o.push('\n');
+    }
+    let _ = writeln!(
+        o,
+        "Rank Name                          Elo     +/-   Games   Score    Draw"
+    );
+    for (rank, &e) in order.iter().enumerate() {
+        let r = t.engine_scores[e];
+        if let Some(s) = summary(&r) {
+            let _ = writeln!(
+                &mut o,
+                "{:>4} {:<24} {:>8} {:>7} {:>7} {:>6.1}% {:>6.1}%",
+                rank + 1,
+                names[e],
+                fmt1(s.elo),
+                fmt1(s.margin),
+                r.games(),
+                100.0 * r.score(),
+                100.0 * s.draw_ratio
+            );
+        }
     }
     o
 }
