@@ -326,9 +326,10 @@ pub fn write_game(game: &PdnGame) -> String {
 }
 
 /// [`write_game`] with a comment after some moves: `comments[i]`, when there is one, follows move
-/// `i` in braces (`32-28 {+0.12/9 0.104s}`), and a Black move after a comment gets its number
-/// again (`1... 19-23`), as PGN's export format writes it. A `}` in a comment, which would end it
-/// early, is written as `)`.
+/// `i` in braces (`32-28 {+0.12/9 0.104s}`). A Black move after a comment is not numbered again
+/// (`1... 19-23`, as PGN's export format would have it): pydraughts 0.6.7's reader takes a number
+/// written twice for a number to delete everywhere after it, and fails on the game. A `}` in a
+/// comment, which would end it early, is written as `)`.
 pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> String {
     let result = game
         .result
@@ -355,19 +356,16 @@ pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> 
         .tag("FEN")
         .is_some_and(|f| f.trim_start().starts_with(['B', 'b']));
     let mut tokens = Vec::new();
-    let mut after_comment = false;
     for (i, mv) in game.moves.iter().enumerate() {
         let ply = i + usize::from(black_first);
         if ply % 2 == 0 {
             tokens.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 || after_comment {
+        } else if i == 0 {
             tokens.push(format!("{}...", ply / 2 + 1));
         }
         tokens.push(mv.clone());
-        after_comment = false;
         if let Some(Some(c)) = comments.get(i) {
             tokens.push(format!("{{{}}}", c.replace('}', ")")));
-            after_comment = true;
         }
     }
     tokens.push(result);
@@ -490,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn comments_follow_their_moves_and_renumber_black() {
+    fn comments_follow_their_moves() {
         let game = PdnGame {
             tags: vec![],
             moves: vec!["32-28".into(), "19-23".into(), "28x19".into()],
@@ -503,7 +501,7 @@ mod tests {
             "{text}"
         );
         let c = [Some("x".to_string())];
-        assert!(write_game_with_comments(&game, &c).contains("1. 32-28 {x} 1... 19-23 2. 28x19 *"));
+        assert!(write_game_with_comments(&game, &c).contains("1. 32-28 {x} 19-23 2. 28x19 *"));
         let back = parse_games(&write_game_with_comments(&game, &comments)).unwrap();
         assert_eq!(back[0].moves, game.moves);
     }
