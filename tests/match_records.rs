@@ -486,3 +486,42 @@ fn a_gauntlet_with_per_engine_limits_an_engines_file_and_a_json_summary() {
     let r = run(&["--engine", &lead, "--engine", &lead, "--json", s(&json)]);
     assert!(!r.ok && r.err.contains("the file exists"), "{}", r.err);
 }
+
+/// The help's sections are paragraphs of whole lines: none is broken mid-sentence, and each starts
+/// with its name.
+#[test]
+fn the_help_reads_in_whole_paragraphs() {
+    let o = Command::new(TEMPO).args(["match", "--help"]).output().unwrap();
+    assert!(o.status.success());
+    let help = String::from_utf8(o.stdout).unwrap();
+    let after = &help[help.find("\nENGINES: ").expect("an ENGINES section") + 1..];
+    let mut sections = Vec::new();
+    for line in after.lines().filter(|l| !l.is_empty()) {
+        let (name, rest) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("a broken line: {line:?}"));
+        assert!(
+            name.chars()
+                .all(|c| c.is_ascii_uppercase() || c == ' ' || c == '-' || c.is_ascii_digit()),
+            "a broken line: {line:?}"
+        );
+        assert!(
+            rest.trim_end().ends_with(['.', ')']),
+            "a section that stops mid-sentence: {line:?}"
+        );
+        sections.push(name);
+    }
+    for s in ["LIMITS PER ENGINE", "ENGINES FILE", "RECORDS", "OUTPUT"] {
+        assert!(sections.contains(&s), "{sections:?}");
+    }
+    for flag in [
+        "--pdn-results",
+        "--state",
+        "--resume",
+        "--json",
+        "--tournament",
+        "--each",
+    ] {
+        assert!(help.contains(flag), "{flag}");
+    }
+}

@@ -119,7 +119,7 @@ pub struct OwnLimits {
 }
 
 /// The words an engine setting may start with (the others are the command).
-const SETTINGS: [&str; 10] = [
+const SETTINGS: [&str; 11] = [
     "name=",
     "proto=",
     "dir=",
@@ -130,6 +130,7 @@ const SETTINGS: [&str; 10] = [
     "depth=",
     "nodes=",
     "margin=",
+    "timemargin=",
 ];
 
 /// Whether a word is a setting rather than part of a command.
@@ -204,7 +205,8 @@ pub fn resolve(engine: &str, each: &[String], conf: &[ConfEngine]) -> Result<(St
                         .ok_or_else(|| bad(&w, "a node count of 1 or more".into()))?,
                 );
             }
-            "margin" => {
+            // `st=` and `timemargin=` as fastchess and cutechess write them.
+            "margin" | "timemargin" => {
                 let ms: u64 = value
                     .parse()
                     .map_err(|_| bad(&w, "milliseconds, a whole number".into()))?;
@@ -215,7 +217,7 @@ pub fn resolve(engine: &str, each: &[String], conf: &[ConfEngine]) -> Result<(St
                 continue;
             }
         }
-        if key != "margin" {
+        if !key.ends_with("margin") {
             limits.tc = Some(tc);
         }
     }
@@ -284,6 +286,9 @@ mod tests {
                 .unwrap_err()
                 .contains("must be settings")
         );
+        let (_, l) = resolve("x st=0.5 timemargin=30", &[], &[]).unwrap();
+        assert_eq!(l.tc.unwrap().movetime, Some(Duration::from_millis(500)));
+        assert_eq!(l.margin, Some(Duration::from_millis(30)));
         assert!(resolve("x depth=0", &[], &[]).is_err());
         assert!(resolve("x movetime=0", &[], &[]).is_err());
         assert!(resolve("x tc=abc", &[], &[]).is_err());

@@ -112,8 +112,8 @@ a comment with its score in men for the mover, its depth and its time: {+0.12/9 
 plays the games left and ends as the whole match would have. --json FILE keeps a summary for \
 other programs.
 
-OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
-B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
+OUTPUT: standard output (where engine output is never mixed in) has `Started game`, `Finished \
+game N (A vs B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
 each engine's mean thinking time a searched move (`Thinking time a searched move: ...`, from \
 the request to the answer; moves answered in under 10 ms counted apart) with a `Warning:` line \
 for an engine whose mean overran --movetime by more than 10 %, then `Elo difference: E +/- M, \
