@@ -604,6 +604,20 @@ mod tests {
     }
 
     #[test]
+    fn move_comments_give_score_depth_and_time() {
+        let note = |score, depth, t| MoveNote {
+            score,
+            depth,
+            time: ms(t),
+        };
+        assert_eq!(note(Some(12), Some(9), 104).comment(), "+0.12/9 0.104s");
+        assert_eq!(note(Some(-150), Some(3), 50).comment(), "-1.50/3 0.050s");
+        assert_eq!(note(Some(-5), None, 50).comment(), "-0.05 0.050s");
+        assert_eq!(note(Some(0), Some(1), 0).comment(), "0.00/1 0.000s");
+        assert_eq!(note(None, Some(4), 2).comment(), "0.002s");
+    }
+
+    #[test]
     fn thinking_counts_moves_at_once_apart_and_keeps_the_longest() {
         let mut a = Thinking::default();
         for t in [0, 9, 100, 140] {

@@ -1554,6 +1554,27 @@ mod tests {
     }
 
     #[test]
+    fn time_control_tags_read_as_pgn_writes_them() {
+        let tc = |clock: Option<&str>, movetime: Option<f64>, depth: Option<u32>| TimeControl {
+            clock: clock.map(|c| parse_tc(c).unwrap()),
+            movetime: movetime.map(Duration::from_secs_f64),
+            depth,
+            nodes: None,
+        };
+        assert_eq!(tc_tag(&tc(Some("40/60+0.1"), None, None)), "40/60+0.1");
+        assert_eq!(tc_tag(&tc(Some("10+0.1"), None, None)), "10+0.1");
+        assert_eq!(tc_tag(&tc(Some("300"), None, None)), "300");
+        assert_eq!(tc_tag(&tc(None, Some(0.05), None)), "0.05/move");
+        assert_eq!(tc_tag(&tc(None, None, Some(6))), "-");
+        assert_eq!(ordinal(1), "1st");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(23), "23rd");
+        assert_eq!(half_points(5), "2.5");
+        assert_eq!(pdn_result(Some(Outcome::Draw), PdnResults::Pgn), "1/2-1/2");
+        assert_eq!(pdn_result(Some(Outcome::Draw), PdnResults::Draughts), "1-1");
+    }
+
+    #[test]
     fn thresholds_parse() {
         assert_eq!(parse_threshold("--resign", "3.5/4").unwrap(), (350, 4));
         assert!(parse_threshold("--resign", "3").is_err());
