@@ -525,3 +525,78 @@ fn the_help_reads_in_whole_paragraphs() {
         assert!(help.contains(flag), "{flag}");
     }
 }
+
+/// With two games at a time the saved games need not be the first ones: the resumed match plays
+/// exactly the games missing, and its JSON summary counts them all.
+#[test]
+fn a_resumed_concurrent_match_plays_only_the_games_missing() {
+    let (pdn, state, json) = (temp("conc.pdn"), temp("conc.state"), temp("conc.json"));
+    let (a, b) = (hub("a"), uci("b"));
+    let mut child = Command::new(TEMPO)
+        .arg("match")
+        .args([
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "10",
+            "--concurrency",
+            "2",
+            "--seed",
+            "9",
+            "--depth",
+            "2",
+            "--draw-after",
+            "40",
+            "--pdn",
+            s(&pdn),
+            "--state",
+            s(&state),
+            "--json",
+            s(&json),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while saved_games(&state) < 3 {
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "the match never got going"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved: Vec<u64> = serde_json::from_str::<serde_json::Value>(
+        &std::fs::read_to_string(&state).unwrap(),
+    )
+    .unwrap()["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    assert!(saved.len() < 10, "{saved:?}");
+    let r = run(&["--resume", s(&state)]);
+    assert!(r.ok, "{}", r.err);
+    let mut played: Vec<u64> = r
+        .out
+        .lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    played.extend(&saved);
+    played.sort_unstable();
+    assert_eq!(played, (1..=10).collect::<Vec<u64>>(), "{}", r.out);
+    let last = r.out.lines().rfind(|l| l.starts_with("Score of")).unwrap();
+    assert!(last.ends_with("] 10"), "{last}");
+    assert_eq!(games(&pdn).len(), 10);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        (v["finished"].as_bool(), v["games_played"].as_u64()),
+        (Some(true), Some(10))
+    );
+}
