@@ -101,7 +101,8 @@ enum Command {
     /// line instead.
     Analyze(tempo::analyze::AnalyzeArgs),
     /// Play engines against each other (Hub or UCI-style child processes): a match of two, a
-    /// round robin of more, with openings, clocks, adjudication, Elo, SPRT and PDN output.
+    /// round robin or gauntlet of more, with openings, clocks, adjudication, Elo, SPRT and PDN
+    /// output.
     ///
     /// Every game is refereed by Tempo's rules for the variant. Each opening is played with both
     /// colours. Results go to standard output as cutechess-cli prints them.
@@ -412,7 +413,7 @@ fn main() -> ExitCode {
         Some(Command::Show(args)) => with_variant!(args.variant, G => tempo::show::run::<G>(args)),
         Some(Command::Analyze(args)) => tempo::analyze::variant_of(args)
             .and_then(|(v, _)| with_variant!(v, G => tempo::analyze::run::<G>(args))),
-        Some(Command::Match(args)) => with_variant!(args.variant, G => tempo::arena::run::<G>(args)),
+        Some(Command::Match(args)) => tempo::arena::main(args),
         Some(Command::Dxp(args)) => tempo::protocol::dxp_player::run(args),
         Some(Command::Selfplay(args)) => {
             with_variant!(args.variant, G => tempo::selfplay::run::<G>(args))

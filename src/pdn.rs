@@ -322,6 +322,15 @@ fn quote(value: &str) -> String {
 /// The result written is the game's `result`, else its `Result` tag, else `*`; the `Result` tag,
 /// when missing, is written with that value, as PDN requires.
 pub fn write_game(game: &PdnGame) -> String {
+    write_game_with_comments(game, &[])
+}
+
+/// [`write_game`] with a comment after some moves: `comments[i]`, when there is one, follows move
+/// `i` in braces (`32-28 {+0.12/9 0.104s}`). A Black move after a comment is not numbered again
+/// (`1... 19-23`, as PGN's export format would have it): pydraughts 0.6.7's reader takes a number
+/// written twice for a number to delete everywhere after it, and fails on the game. A `}` in a
+/// comment, which would end it early, is written as `)`.
+pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> String {
     let result = game
         .result
         .as_deref()
@@ -355,6 +364,9 @@ pub fn write_game(game: &PdnGame) -> String {
             tokens.push(format!("{}...", ply / 2 + 1));
         }
         tokens.push(mv.clone());
+        if let Some(Some(c)) = comments.get(i) {
+            tokens.push(format!("{{{}}}", c.replace('}', ")")));
+        }
     }
     tokens.push(result);
     let mut line = String::new();
@@ -473,6 +485,25 @@ mod tests {
         assert!(lines.iter().all(|l| l.len() <= LINE_WIDTH));
         assert!(lines.len() > 8, "40 moves need several lines");
         assert!(text.trim_end().ends_with("1-1"));
+    }
+
+    #[test]
+    fn comments_follow_their_moves() {
+        let game = PdnGame {
+            tags: vec![],
+            moves: vec!["32-28".into(), "19-23".into(), "28x19".into()],
+            result: Some("*".into()),
+        };
+        let comments = [None, Some("-0.10/4 0.100s".into()), Some("a}b".into())];
+        let text = write_game_with_comments(&game, &comments);
+        assert!(
+            text.contains("1. 32-28 19-23 {-0.10/4 0.100s} 2. 28x19 {a)b} *"),
+            "{text}"
+        );
+        let c = [Some("x".to_string())];
+        assert!(write_game_with_comments(&game, &c).contains("1. 32-28 {x} 19-23 2. 28x19 *"));
+        let back = parse_games(&write_game_with_comments(&game, &comments)).unwrap();
+        assert_eq!(back[0].moves, game.moves);
     }
 
     #[test]

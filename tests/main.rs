@@ -20,6 +20,7 @@ mod games;
 mod hostile;
 mod hub;
 mod r#match;
+mod match_records;
 mod match_stats;
 mod muchado;
 mod notation;

@@ -70,6 +70,27 @@ pub fn hub_score(line: &str) -> Option<i32> {
         .then(|| (men * 100.0).round().clamp(-1e6, 1e6) as i32)
 }
 
+/// The depth of an `info` line: Hub's `depth=N`, UCI's `depth N`, or Hub-1's first number
+/// (`info DEPTH PLY SCORE ...`, with `hub1`).
+pub fn info_depth(line: &str, hub1: bool) -> Option<u32> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    if hub1 {
+        return words.next()?.parse().ok();
+    }
+    while let Some(w) = words.next() {
+        if let Some(d) = w.strip_prefix("depth=") {
+            return d.parse().ok();
+        }
+        if w == "depth" {
+            return words.next()?.parse().ok();
+        }
+    }
+    None
+}
+
 /// The score of a Hub-1 `info` line (`info DEPTH PLY SCORE NODES …`, SCORE in hundredths of a
 /// man, as Scan 2.0 prints it).
 pub fn hub1_score(line: &str) -> Option<i32> {
@@ -544,7 +565,7 @@ impl PipeClient {
     /// [`Failure::Timeout`] at the deadline, [`Failure::Crashed`] when the engine is gone,
     /// [`Failure::Protocol`] for an answer without a move.
     pub fn think(&mut self, req: &Request<'_>, deadline: Instant) -> Result<Reply, Failure> {
-        let mut score = None;
+        let (mut score, mut depth) = (None, None);
         match self.proto {
             Proto::Hub => {
                 let notation = self.notation;
@@ -597,6 +618,7 @@ impl PipeClient {
                     |l| {
                         if let Some(s) = hub_score(l) {
                             score = Some(s);
+                            depth = info_depth(l, false);
                         }
                     },
                     |l| l.split_whitespace().next() == Some("done"),
@@ -606,6 +628,7 @@ impl PipeClient {
                     Some(m) if !m.is_empty() => Ok(Reply {
                         mv: notation.move_to_tempo(m),
                         score,
+                        depth,
                     }),
                     _ => Err(Failure::Protocol(format!("no move in {line:?}"))),
                 }
@@ -652,6 +675,7 @@ impl PipeClient {
                     |l| {
                         if let Some(s) = hub1_score(l) {
                             score = Some(s);
+                            depth = info_depth(l, true);
                         }
                     },
                     |l| matches!(l.split_whitespace().next(), Some("move" | "error")),
@@ -669,6 +693,7 @@ impl PipeClient {
                     Some(m) => Ok(Reply {
                         mv: notation.move_to_tempo(m),
                         score,
+                        depth,
                     }),
                     None => Err(Failure::Protocol(format!("no move in {line:?}"))),
                 }
@@ -712,6 +737,7 @@ impl PipeClient {
                     |l| {
                         if let Some(s) = uci_score(l) {
                             score = Some(s);
+                            depth = info_depth(l, false);
                         }
                     },
                     |l| l.split_whitespace().next() == Some("bestmove"),
@@ -720,6 +746,7 @@ impl PipeClient {
                     Some(m) if m != "(none)" && m != "0000" => Ok(Reply {
                         mv: m.to_string(),
                         score,
+                        depth,
                     }),
                     _ => Err(Failure::Protocol(format!("no move in {line:?}"))),
                 }
@@ -762,6 +789,10 @@ mod tests {
         assert_eq!(hub1_score("info 0 0.0 1905 0 0.00 0.0 33-29"), Some(1905));
         assert_eq!(hub1_score("info depth=3 score=-0.25"), None);
         assert_eq!(hub1_score("move 32-28 19-23"), None);
+        assert_eq!(info_depth("info depth=9 score=0.1", false), Some(9));
+        assert_eq!(info_depth("info depth 4 score cp 31", false), Some(4));
+        assert_eq!(info_depth("info 12 10.3 -25 123456", true), Some(12));
+        assert_eq!(info_depth("info score cp 31", false), None);
     }
 
     #[test]

@@ -272,6 +272,7 @@ impl DxpClient {
                     return Ok(Reply {
                         mv: move_to_hub(from, to, &captured),
                         score: None,
+                        depth: None,
                     });
                 }
                 Message::GameEnd { reason, .. } => {

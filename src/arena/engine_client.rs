@@ -63,6 +63,8 @@ pub struct Reply {
     pub mv: String,
     /// The last score the engine reported, hundredths of a man for the mover.
     pub score: Option<i32>,
+    /// The depth of the `info` line that gave that score, when the line says it.
+    pub depth: Option<u32>,
 }
 
 /// An engine that has completed its handshake, as the game runner plays it.

@@ -124,10 +124,10 @@ fn egdb_verdict<G: Game + Probe>(pos: &G) -> Option<(Outcome, String)> {
 /// Everything a game needs besides its engines and opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameConfig {
-    /// Time control.
-    pub tc: TimeControl,
-    /// Time an engine may overrun its clock before it loses on time.
-    pub margin: Duration,
+    /// Time control of White's and of Black's engine (they differ in an odds match).
+    pub tc: [TimeControl; 2],
+    /// Time White's and Black's engine may overrun its clock before it loses on time.
+    pub margin: [Duration; 2],
     /// Without a clock or move time, how long a move may take before the engine counts as hung.
     pub stall: Duration,
     /// Adjudication rules.
@@ -169,6 +169,45 @@ pub struct GameRecord {
     pub failed: [bool; 2],
     /// How long White's and Black's engine thought over their moves of this game.
     pub thought: [Thinking; 2],
+    /// What the engine said of each move, one entry per move of `moves` (`None` for the opening's
+    /// moves).
+    pub notes: Vec<Option<MoveNote>>,
+}
+
+/// What an engine said of the move it played: the score and depth of its last `info` line, and
+/// the time the manager measured from the request to the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// Score in hundredths of a man for the mover.
+    pub score: Option<i32>,
+    /// Depth of the search that gave the score.
+    pub depth: Option<u32>,
+    /// Time from the request to the move.
+    pub time: Duration,
+}
+
+impl MoveNote {
+    /// The PDN comment of the move, as cutechess writes it: `+0.12/9 0.104s` (score in men for
+    /// the mover, depth, time in seconds); only the time when the engine gave no score.
+    pub fn comment(&self) -> String {
+        let time = format!("{:.3}s", self.time.as_secs_f64());
+        match (self.score, self.depth) {
+            (Some(s), Some(d)) => format!("{}/{d} {time}", men(s)),
+            (Some(s), None) => format!("{} {time}", men(s)),
+            (None, _) => time,
+        }
+    }
+}
+
+/// A score in hundredths of a man as signed men: `+0.12`, `-1.00`, `0.00`.
+fn men(hundredths: i32) -> String {
+    let sign = match hundredths {
+        0 => "",
+        h if h > 0 => "+",
+        _ => "-",
+    };
+    let a = hundredths.unsigned_abs();
+    format!("{sign}{}.{:02}", a / 100, a % 100)
 }
 
 /// The time an engine took over its moves, from the request to the answer as the manager saw it
@@ -219,7 +258,7 @@ impl Thinking {
 /// with a fixed time a move, a warning for each engine whose mean overran it by more than a tenth:
 /// such a match was not played at equal time (Scan 2.0, for one, never stops before it has
 /// finished depth 12, whatever the time limit).
-pub fn thinking_report(names: &[String], thinking: &[Thinking], movetime: Option<Duration>) -> String {
+pub fn thinking_report(names: &[String], thinking: &[Thinking], movetime: &[Option<Duration>]) -> String {
     if thinking.iter().all(|t| t.searched + t.at_once == 0) {
         return String::new();
     }
@@ -239,18 +278,17 @@ pub fn thinking_report(names: &[String], thinking: &[Thinking], movetime: Option
         .collect();
     let mut out = String::new();
     out.push_str(&format!("Thinking time a searched move: {}\n", parts.join(", ")));
-    if let Some(limit) = movetime {
-        for (name, t) in names.iter().zip(thinking) {
-            if let Some(mean) = t.mean()
-                && mean.as_secs_f64() > 1.1 * limit.as_secs_f64()
-            {
-                out.push_str(&format!(
-                    "Warning: {name} thought {:.0} % longer than --movetime {:.3} s on average: the \
-                     games were not played at equal time\n",
-                    100.0 * (mean.as_secs_f64() / limit.as_secs_f64() - 1.0),
-                    limit.as_secs_f64()
-                ));
-            }
+    for ((name, t), limit) in names.iter().zip(thinking).zip(movetime) {
+        if let Some(limit) = limit
+            && let Some(mean) = t.mean()
+            && mean.as_secs_f64() > 1.1 * limit.as_secs_f64()
+        {
+            out.push_str(&format!(
+                "Warning: {name} thought {:.0} % longer than --movetime {:.3} s on average: the \
+                 games were not played at equal time\n",
+                100.0 * (mean.as_secs_f64() / limit.as_secs_f64() - 1.0),
+                limit.as_secs_f64()
+            ));
         }
     }
     out
@@ -320,6 +358,7 @@ pub fn play_game<G: Game + Probe>(
         moves: Vec::new(),
         failed: [false; 2],
         thought: [Thinking::default(); 2],
+        notes: Vec::new(),
     };
     let start_hub = start.to_hub();
     let hub_exact = G::from_hub(&start_hub).is_ok_and(|p| p.to_fen() == record.start_fen);
@@ -340,6 +379,7 @@ pub fn play_game<G: Game + Probe>(
         };
     for mv in &opening.moves {
         play(&mut pos, &mut keys, mv, &mut moves_hub, &mut record.moves);
+        record.notes.push(None);
     }
     for (side, e) in engines.iter_mut().enumerate() {
         if let Err(f) = e.new_game() {
@@ -350,11 +390,10 @@ pub fn play_game<G: Game + Probe>(
             return record;
         }
     }
-    let tc = cfg.tc;
     let adj = cfg.adjudication;
     // Each side's clock in nanoseconds, signed: an overrun is carried to the next move rather than
     // forgiven, so `--margin` is granted once per game, not once per move.
-    let mut balance = [tc.clock.map_or(0, |c| nanos(c.base)); 2];
+    let mut balance = cfg.tc.map(|tc| tc.clock.map_or(0, |c| nanos(c.base)));
     let mut made = [0u32; 2];
     // Scores from White's point of view, one per ply the engines played (None: not reported).
     let mut scores: Vec<Option<i32>> = Vec::new();
@@ -393,6 +432,8 @@ pub fn play_game<G: Game + Probe>(
         }
         let side = pos.side_to_move();
         let s = side.index();
+        let tc = cfg.tc[s];
+        let margin = cfg.margin[s];
         let limits = MoveLimits {
             depth: tc.depth,
             nodes: tc.nodes,
@@ -404,7 +445,7 @@ pub fn play_game<G: Game + Probe>(
             }),
         };
         let mut allowed: Option<Duration> = None;
-        let on_clock = shown(balance[s].saturating_add(nanos(cfg.margin)));
+        let on_clock = shown(balance[s].saturating_add(nanos(margin)));
         if tc.clock.is_some() {
             allowed = Some(on_clock);
         }
@@ -507,7 +548,7 @@ pub fn play_game<G: Game + Probe>(
         };
         if let Some(c) = tc.clock {
             balance[s] = balance[s].saturating_sub(nanos(elapsed));
-            if balance[s] < -nanos(cfg.margin) {
+            if balance[s] < -nanos(margin) {
                 lose(&mut record, format!("{} loses on time", side_name(side)));
                 record.failed[s] = false;
                 return record;
@@ -523,6 +564,11 @@ pub fn play_game<G: Game + Probe>(
         let white_view = reply.score.map(|v| if side == Side::White { v } else { -v });
         scores.push(white_view);
         play(&mut pos, &mut keys, &mv, &mut moves_hub, &mut record.moves);
+        record.notes.push(Some(MoveNote {
+            score: reply.score,
+            depth: reply.depth,
+            time: elapsed,
+        }));
         if let Some((threshold, k)) = adj.resign {
             // The mover's own scores are every other entry, ending with this one.
             let own: Vec<Option<i32>> = scores.iter().rev().step_by(2).take(k).copied().collect();
@@ -558,6 +604,20 @@ mod tests {
     }
 
     #[test]
+    fn move_comments_give_score_depth_and_time() {
+        let note = |score, depth, t| MoveNote {
+            score,
+            depth,
+            time: ms(t),
+        };
+        assert_eq!(note(Some(12), Some(9), 104).comment(), "+0.12/9 0.104s");
+        assert_eq!(note(Some(-150), Some(3), 50).comment(), "-1.50/3 0.050s");
+        assert_eq!(note(Some(-5), None, 50).comment(), "-0.05 0.050s");
+        assert_eq!(note(Some(0), Some(1), 0).comment(), "0.00/1 0.000s");
+        assert_eq!(note(None, Some(4), 2).comment(), "0.002s");
+    }
+
+    #[test]
     fn thinking_counts_moves_at_once_apart_and_keeps_the_longest() {
         let mut a = Thinking::default();
         for t in [0, 9, 100, 140] {
@@ -584,7 +644,7 @@ mod tests {
             t[1].add(ms(138));
         }
         t[1].add(ms(2));
-        let r = thinking_report(&names, &t, Some(ms(100)));
+        let r = thinking_report(&names, &t, &[Some(ms(100)); 2]);
         let lines: Vec<&str> = r.lines().collect();
         assert_eq!(lines.len(), 2, "{r}");
         assert_eq!(
@@ -597,10 +657,17 @@ mod tests {
             "{r}"
         );
         // Under a clock, or a depth, nothing to warn of; and no games, no lines.
-        assert_eq!(thinking_report(&names, &t, None).lines().count(), 1);
+        assert_eq!(thinking_report(&names, &t, &[None; 2]).lines().count(), 1);
         assert_eq!(
-            thinking_report(&names, &[Thinking::default(); 2], Some(ms(100))),
+            thinking_report(&names, &[Thinking::default(); 2], &[Some(ms(100)); 2]),
             ""
+        );
+        // Per engine: only the engine held to a move time is measured against it.
+        assert_eq!(
+            thinking_report(&names, &t, &[Some(ms(100)), None])
+                .lines()
+                .count(),
+            1
         );
     }
 }

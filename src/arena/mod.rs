@@ -13,26 +13,29 @@
 pub mod client;
 pub mod dxp;
 pub mod engine_client;
+pub mod engine_conf;
 pub mod engine_proc;
 pub mod game_runner;
 pub mod interrupt;
 pub mod openings;
+pub mod results;
 pub mod stats;
 
 use crate::eval::Evaluate;
 use crate::game::{Outcome, Side};
-use crate::pdn::{PdnGame, write_game};
+use crate::pdn::{PdnGame, write_game_with_comments};
 use crate::variant::Variant;
 use client::Client;
 use crossbeam_channel::unbounded;
 use engine_proc::{EngineSpec, Log};
 use game_runner::{
-    Adjudication, ClockSpec, DrawAdjudication, GameConfig, GameRecord, Opening, Thinking, TimeControl,
+    Adjudication, ClockSpec, DrawAdjudication, GameConfig, GameRecord, MoveNote, Opening, TimeControl,
     play_game, thinking_report,
 };
 use openings::Balance;
-use stats::{MatchStats, Pentanomial, Sprt, Wld};
-use std::collections::HashMap;
+use results::{GameResult, JsonContext, SavedState, Tally, result_text};
+use stats::{MatchStats, Sprt};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -41,8 +44,26 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// How the PDN writes results.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PdnResults {
+    /// International draughts points: 2-0, 0-2, 1-1.
+    Draughts,
+    /// Chess results, which rating tools (Ordo, BayesElo) read: 1-0, 0-1, 1/2-1/2.
+    Pgn,
+}
+
+/// Who plays whom.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Every engine against every other.
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
 /// The options of `tempo match`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "ENGINES: each --engine is a command line. Within it, the words name=NAME, \
 proto=hub|hub1|uci, dir=PATH and option.NAME=VALUE are settings for the manager (the engine's \
@@ -54,6 +75,17 @@ manager sends `hub` and, without a `wait` within 3 s, tries `uci`; an engine tha
 name= (or engine1, engine2... in the order given). Example: --engine \
 \"target/release/tempo hub name=new option.tt-size=20\" --engine \"dame hub\".
 
+LIMITS PER ENGINE: the words tc=TC, movetime=SECONDS, depth=N and nodes=N in an --engine value \
+(or in --each, or for a named engine in the engines file) give that engine its own limits, which \
+replace --tc, --movetime, --depth and --nodes for it; margin=MS replaces --margin. Example: \
+--engine \"tempo hub name=full tc=10+0.1\" --engine \"tempo hub name=half tc=5+0.05\".
+
+ENGINES FILE: --engines-file FILE is a JSON array of engines, each with a name and a command and \
+optionally dir, proto, options (an object of NAME: VALUE), tc, movetime, depth, nodes and margin; \
+--engine conf=NAME plays the engine of that name, and further words in the --engine value \
+(settings only) add to it. Example: [{\"name\": \"new\", \"command\": \"tempo hub\", \
+\"options\": {\"tt-size\": 20}}] with --engine conf=new.
+
 HUB-1: proto=hub1 is the first Hub protocol, spoken by Scan 2.0 and engines of its time: the \
 manager sends `hub`, `set NAME VALUE` per option, `init`; `new` per game; for every move the \
 game as `start` (or `pos` and the start position) and one `move M` line per move played, then \
@@ -61,64 +93,88 @@ game as `start` (or `pos` and the start position) and one `move M` line per move
 `move M [PONDER]` and the scores of `info` lines (hundredths of a man). Hub-1 plays \
 International only and has no node limit. A Hub engine (proto= not given) that answers `hub` \
 with `name ...` lines and no `id` line is spoken to in Hub-1 (with proto=hub it is an error). \
-Example: --engine \"/path/scan \
-hub dir=/path\" (Scan 2.0 reads scan.ini and data/ from its working directory).
+Example: --engine \"/path/scan hub dir=/path\" (Scan 2.0 reads scan.ini and data/ from its \
+working directory).
 
 TIME: an engine that runs out of clock time loses, with a margin of --margin milliseconds (50 by \
 default). With --movetime an engine loses only when a move takes more than twice the move time \
 plus one second. With only --depth or --nodes, a move that takes longer than --stall seconds \
 (60 by default) loses. An engine that crashes, stalls or makes an illegal move loses the game \
-and is restarted for its next game. Whatever an engine writes, the deadlines hold and the memory
+and is restarted for its next game. Whatever an engine writes, the deadlines hold and the memory \
 kept of its output is bounded (1024 lines of at most 64 KiB, the last 5 lines of standard error).
 
-FAULTS BEFORE PLAY: an engine that answers one of its settings (the variant or an option.NAME=VALUE)
-with an error (Hub `error`, UCI `info string error` or `No such option`) stops the match before any
-game, its replies quoted; an engine that exits is reported with its exit status and last standard
-error. --openings, --pdn and --log must be different files. A --log that cannot be written stops the
-match (before play, or with status 1 at its end).
+FAULTS BEFORE PLAY: an engine that answers one of its settings (the variant or an \
+option.NAME=VALUE) with an error (Hub `error`, UCI `info string error` or `No such option`) stops \
+the match before any game, its replies quoted; an engine that exits is reported with its exit \
+status and last standard error. --openings, --pdn, --log, --state, --json and --engines-file \
+must be different files. A --log that cannot be written stops the match (before play, or with \
+status 1 at its end).
 
-OUTPUT (standard output, engine output never mixed in): `Started game`, `Finished game N (A vs \
-B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
+RECORDS: --pdn appends every game with the tags Event, Site, Date, Round, White, Black, Result, \
+GameType, FEN (when not the initial position), TimeControl (WhiteTimeControl and \
+BlackTimeControl when the engines' differ), PlyCount and Termination, and after each engine move \
+a comment with its score in men for the mover, its depth and its time: {+0.12/9 0.104s}. \
+--state FILE saves the match after every game; after a stop or a crash, tempo match --resume FILE \
+plays the games left and ends as the whole match would have. --json FILE keeps a summary for \
+other programs.
+
+OUTPUT: standard output (where engine output is never mixed in) has `Started game`, `Finished \
+game N (A vs B): RESULT {reason}`, `Score of A vs B: W - L - D  [score] N` after every game, and at the end \
 each engine's mean thinking time a searched move (`Thinking time a searched move: ...`, from \
 the request to the answer; moves answered in under 10 ms counted apart) with a `Warning:` line \
 for an engine whose mean overran --movetime by more than 10 %, then the statistics: for each \
 pairing its results, its game pairs (LL, LD, DD+WL, WD, WW), `Elo difference: E +/- M, LOS: L %, \
 DrawRatio: D %` (from the pairs; a bound when every game was won or lost), nElo and the SPRT, and \
-for more than two engines a table. --report-every N prints the statistics every N games too; \
-Ctrl-C stops the match (the games under way abandoned) and prints them once more."
+for more than two engines a table and a crosstable. --report-every N prints the statistics every \
+N games too; Ctrl-C stops the match (the games under way abandoned) and prints them once more. \
+Results print as 1-0, 0-1 and 1/2-1/2, as cutechess-cli prints them; the PDN writes 2-0, 0-2 and \
+1-1 unless --pdn-results pgn."
 )]
 pub struct MatchArgs {
     /// An engine to play (at least two): a command line with optional settings (see below).
-    /// Two engines play a match; more play a round robin.
-    #[arg(long = "engine", value_name = "COMMAND", required = true)]
+    /// Two engines play a match; more play a round robin or a gauntlet (--tournament).
+    #[arg(long = "engine", value_name = "COMMAND", required_unless_present = "resume")]
     pub engines: Vec<String>,
+    /// Settings every engine shares, as in an --engine value (proto=, dir=, option.NAME=VALUE,
+    /// tc=, movetime=, depth=, nodes=, margin=); an engine's own words win.
+    #[arg(long, value_name = "SETTINGS")]
+    pub each: Option<String>,
+    /// A JSON file of named engines, which --engine conf=NAME plays (see ENGINES FILE below).
+    #[arg(long, value_name = "FILE")]
+    pub engines_file: Option<PathBuf>,
+    /// The form of a match of three or more engines: every engine against every other
+    /// (round-robin), or the first engine against each of the others (gauntlet).
+    #[arg(long, value_enum, default_value = "round-robin", value_name = "FORM")]
+    pub tournament: Tournament,
     /// Variant played (as for perft).
-    #[arg(long, short, value_parser = parse_variant, default_value = "international")]
+    #[arg(long, short, value_parser = parse_variant, default_value = "international", value_name = "NAME")]
     pub variant: Variant,
     /// Total number of games (1 to 1000000). Each opening is played twice, colours swapped.
     /// Default: with --sprt, 10000 (a cap for a test that has not decided by then; the match stops
     /// when it decides); otherwise every opening of --openings once per pairing (both colours), or
     /// 20 games per pairing.
-    #[arg(long, value_parser = parse_games)]
+    #[arg(long, value_parser = parse_games, value_name = "N")]
     pub games: Option<usize>,
     /// Rounds (1 to 500000): each round plays one opening with both colours in every pairing (an
     /// alternative to --games). The games of all rounds may not exceed 1000000.
-    #[arg(long, value_parser = parse_rounds)]
+    #[arg(long, value_parser = parse_rounds, value_name = "N")]
     pub rounds: Option<usize>,
     /// Games played at the same time (1 to 64).
-    #[arg(long, default_value_t = 1, value_parser = parse_concurrency)]
+    #[arg(long, default_value_t = 1, value_parser = parse_concurrency, value_name = "N")]
     pub concurrency: usize,
     /// Opening file: PDN games (each from its FEN tag or the start), or one opening per line: a
-    /// FEN, a FEN and moves, or moves from the start (such as the 8x8 three-move ballots).
-    /// Openings are used in file order and repeated when the games outnumber them.
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
+    /// FEN, a FEN and moves, or moves from the start (such as the 8x8 three-move ballots). After
+    /// the file, order=random shuffles the openings by --seed (order=sequential, the default,
+    /// keeps the file's order), start=N begins with the Nth, and plies=N plays at most N plies of
+    /// each. Openings are repeated when the games outnumber them.
+    #[arg(long, value_name = "FILE [order=random|sequential] [start=N] [plies=N]", num_args = 1..)]
+    pub openings: Vec<String>,
     /// Without --openings: random openings of this many plies (0 to 200; 0: every game from the
     /// initial position, where only the engines' books make the games differ).
     #[arg(long, default_value_t = 6, value_name = "PLIES", value_parser = parse_random_plies)]
     pub random_plies: usize,
-    /// Seed of the random openings (default: from the clock; printed, so that a run can be
-    /// repeated).
+    /// Seed of the random openings and of --openings order=random (default: from the clock;
+    /// printed, so that a run can be repeated).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Balance filter of random openings: the largest score, in men for either side, that
@@ -135,7 +191,7 @@ pub struct MatchArgs {
     pub imbalance: f64,
     /// Depth of the balance filter's search (1-20: each opening drawn costs one search, and
     /// beyond depth 12 or so that is seconds an opening).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=20))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=20), value_name = "DEPTH")]
     pub balance_depth: u32,
     /// Game clock: SECONDS+INC (Fischer), or MOVES/SECONDS+INC (MOVES moves per SECONDS,
     /// repeating); the increment is optional.
@@ -145,10 +201,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SECONDS")]
     pub movetime: Option<f64>,
     /// Depth per move.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
     /// Nodes per move.
-    #[arg(long)]
+    #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 50, value_name = "MS")]
@@ -193,15 +249,36 @@ pub struct MatchArgs {
     /// the end of the match.
     #[arg(long, value_name = "N", value_parser = parse_report_every)]
     pub report_every: Option<usize>,
-    /// Write every game to this PDN file (replaced).
+    /// Write every game to this PDN file, with each engine move's score, depth and time as a
+    /// comment. An existing file keeps its games: the new ones are appended.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+    /// How the PDN writes results: draughts (2-0, 0-2, 1-1, the International convention) or pgn
+    /// (1-0, 0-1, 1/2-1/2, which Ordo and BayesElo read). Standard output always prints 1-0, 0-1
+    /// and 1/2-1/2, as cutechess-cli does, for the tools that read its lines.
+    #[arg(long, value_enum, default_value = "draughts", value_name = "STYLE")]
+    pub pdn_results: PdnResults,
+    /// Save the match's state to this file (a new one) after every game, so that --resume can
+    /// finish a match that was stopped or crashed.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Continue the match saved in this state file, with the options it was started with
+    /// (nothing else may be given), to the same games and results as if it had never stopped.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Write the statistics, each engine's thinking time and every game's result and termination
+    /// as JSON to this file (a new one), rewritten after every game.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// Write every line sent to and read from the engines, and their standard error, to this file.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// The PDN Event tag.
-    #[arg(long, default_value = "tempo match")]
+    #[arg(long, default_value = "tempo match", value_name = "TEXT")]
     pub event: String,
+    /// The PDN Site tag.
+    #[arg(long, default_value = "?", value_name = "TEXT")]
+    pub site: String,
 }
 
 /// The most games one run plays: far beyond any real match, and small enough that the schedule,
@@ -244,14 +321,21 @@ fn parse_random_plies(s: &str) -> Result<usize, String> {
 
 /// Refuses an output file (`--pdn`, `--log`) that is an input or another output: the openings
 /// would be overwritten before they are read, or two writers would share one file.
-fn check_distinct_files(args: &MatchArgs) -> Result<(), String> {
+fn check_distinct_files(
+    args: &MatchArgs,
+    openings: Option<&openings::FileOrder>,
+    state: Option<&std::path::Path>,
+) -> Result<(), String> {
     let files: Vec<(&str, &std::path::Path)> = [
-        ("--openings", args.openings.as_ref()),
-        ("--pdn", args.pdn.as_ref()),
-        ("--log", args.log.as_ref()),
+        ("--openings", openings.map(|o| o.path.as_path())),
+        ("--pdn", args.pdn.as_deref()),
+        ("--log", args.log.as_deref()),
+        ("--state", state),
+        ("--json", args.json.as_deref()),
+        ("--engines-file", args.engines_file.as_deref()),
     ]
     .into_iter()
-    .filter_map(|(n, p)| p.map(|p| (n, p.as_path())))
+    .filter_map(|(n, p)| p.map(|p| (n, p)))
     .collect();
     crate::fsutil::check_distinct(&files)
 }
@@ -478,41 +562,155 @@ impl<G: Evaluate> Book<G> {
     }
 }
 
-/// Result text as cutechess prints it.
-fn result_text(o: Option<Outcome>) -> &'static str {
-    match o {
-        Some(Outcome::Win(Side::White)) => "1-0",
-        Some(Outcome::Win(Side::Black)) => "0-1",
-        Some(Outcome::Draw) => "1/2-1/2",
-        None => "*",
+/// Result token in draughts PDN: International points (`--pdn-results draughts`) or the chess
+/// results rating tools read (`--pdn-results pgn`).
+fn pdn_result(o: Option<Outcome>, style: PdnResults) -> &'static str {
+    match style {
+        PdnResults::Pgn => result_text(o),
+        PdnResults::Draughts => match o {
+            Some(Outcome::Win(Side::White)) => "2-0",
+            Some(Outcome::Win(Side::Black)) => "0-2",
+            Some(Outcome::Draw) => "1-1",
+            None => "*",
+        },
     }
 }
 
-/// Result token in draughts PDN.
-fn pdn_result(o: Option<Outcome>) -> &'static str {
-    match o {
-        Some(Outcome::Win(Side::White)) => "2-0",
-        Some(Outcome::Win(Side::Black)) => "0-2",
-        Some(Outcome::Draw) => "1-1",
-        None => "*",
+/// Seconds as short as they go: `10`, `0.1`, `0.05`.
+fn short_seconds(d: Duration) -> String {
+    let s = format!("{:.3}", d.as_secs_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The PDN `TimeControl` of an engine's limits, as PGN writes it: `40/60+0.1`, `10+0.1`, or for a
+/// fixed time a move `0.1/move`; `-` when no time is set (a depth or node limit only).
+fn tc_tag(tc: &TimeControl) -> String {
+    if let Some(c) = tc.clock {
+        let mut t = String::new();
+        if let Some(m) = c.moves {
+            t += &format!("{m}/");
+        }
+        t += &short_seconds(c.base);
+        if !c.inc.is_zero() {
+            t += &format!("+{}", short_seconds(c.inc));
+        }
+        t
+    } else if let Some(m) = tc.movetime {
+        format!("{}/move", short_seconds(m))
+    } else {
+        "-".into()
     }
 }
 
-/// Runs a match or round robin for game type `G`.
+/// What an engine plays under: its limits and clock margin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Limits {
+    tc: TimeControl,
+    margin: Duration,
+}
+
+/// The command line of this run after `tempo match`, to be saved with the state.
+fn own_args() -> Result<Vec<String>, String> {
+    let all: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| format!("--state: the argument {a:?} is not UTF-8"))
+        })
+        .collect::<Result<_, _>>()?;
+    let at = all.iter().position(|a| a == "match").map_or(0, |i| i + 1);
+    Ok(all[at..].to_vec())
+}
+
+/// The options as clap reads them, for a saved command line.
+#[derive(clap::Parser)]
+struct SavedCommand {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+/// Runs `tempo match`: a new match, or with `--resume` the saved one, for its variant.
+///
+/// # Errors
+/// As [`run`]; a state file that cannot be read or holds options that no longer parse.
+pub fn main(args: &MatchArgs) -> Result<(), String> {
+    let Some(path) = &args.resume else {
+        return crate::with_variant!(args.variant, G => run::<G>(args, None));
+    };
+    let given = own_args()?;
+    if given.len() > 2 || given.iter().filter(|a| a.starts_with("--")).count() != 1 {
+        return Err(
+            "--resume FILE takes nothing else: the match goes on with the options it was started with".into(),
+        );
+    }
+    let saved = SavedState::load(path)?;
+    let argv = std::iter::once("tempo match".to_string()).chain(saved.args.iter().cloned());
+    let parsed = <SavedCommand as clap::Parser>::try_parse_from(argv)
+        .map_err(|e| format!("--resume {}: its options do not parse: {e}", path.display()))?
+        .args;
+    if parsed.resume.is_some() {
+        return Err(format!(
+            "--resume {}: the saved options hold --resume",
+            path.display()
+        ));
+    }
+    let resume = Resume {
+        path: path.clone(),
+        saved,
+    };
+    crate::with_variant!(parsed.variant, G => run::<G>(&parsed, Some(&resume)))
+}
+
+/// A saved match being continued.
+pub struct Resume {
+    path: PathBuf,
+    saved: SavedState,
+}
+
+/// The SPRT's line after a game, and its decision.
+fn sprt_line(test: &Sprt, t: &Tally) -> (String, stats::SprtState) {
+    let st = test.state(&t.pair_scores[0], &t.penta[0]);
+    let verdict = match st.decision {
+        Some(true) => " - H1 was accepted",
+        Some(false) => " - H0 was accepted",
+        None => "",
+    };
+    (
+        format!(
+            "SPRT: llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}{verdict}\n",
+            st.llr,
+            100.0 * st.llr / st.upper,
+            st.lower,
+            st.upper
+        ),
+        st,
+    )
+}
+
+/// Runs a match, round robin or gauntlet for game type `G`; `resume` continues a saved one.
 ///
 /// # Errors
 /// Bad options, an engine that cannot be started or fails its handshake, an unreadable opening
-/// file, or a PDN file that cannot be written. Engine failures during games are not errors: the
-/// engine loses the game.
-pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
+/// file, or a PDN, state or JSON file that cannot be written. Engine failures during games are not
+/// errors: the engine loses the game.
+pub fn run<G: Evaluate>(args: &MatchArgs, resume: Option<&Resume>) -> Result<(), String> {
     if args.engines.len() < 2 {
         return Err("a match needs at least two --engine".into());
     }
-    let specs = args
-        .engines
-        .iter()
-        .map(|e| EngineSpec::parse(e))
-        .collect::<Result<Vec<_>, _>>()?;
+    let conf = args
+        .engines_file
+        .as_deref()
+        .map(engine_conf::load_engines_file)
+        .transpose()?
+        .unwrap_or_default();
+    let each = engine_conf::each_words(args.each.as_deref())?;
+    let mut specs = Vec::new();
+    let mut own = Vec::new();
+    for e in &args.engines {
+        let (text, limits) = engine_conf::resolve(e, &each, &conf)?;
+        specs.push(EngineSpec::parse(&text)?);
+        own.push(limits);
+    }
     let mut tc = TimeControl {
         clock: args.tc.as_deref().map(parse_tc).transpose()?,
         movetime: args
@@ -532,6 +730,13 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         // The default: a short game clock, as cutechess users expect some limit.
         tc.clock = Some(parse_tc("10+0.1")?);
     }
+    let limits: Vec<Limits> = own
+        .iter()
+        .map(|o| Limits {
+            tc: o.tc.unwrap_or(tc),
+            margin: o.margin.unwrap_or(Duration::from_millis(args.margin)),
+        })
+        .collect();
     if !(args.stall.is_finite() && args.stall > 0.0) {
         return Err("--stall must be a positive number of seconds".into());
     }
@@ -559,8 +764,8 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         return Err("--adjudicate-win needs at least 2 plies, so that both engines agree".into());
     }
     let cfg = GameConfig {
-        tc,
-        margin: Duration::from_millis(args.margin),
+        tc: [tc; 2],
+        margin: [Duration::from_millis(args.margin); 2],
         stall: Duration::from_secs_f64(args.stall.min(1e7)),
         adjudication,
     };
@@ -568,7 +773,50 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
     if sprt.is_some() && specs.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    check_distinct_files(args)?;
+    let file_order = if args.openings.is_empty() {
+        None
+    } else {
+        Some(openings::FileOrder::parse(&args.openings)?)
+    };
+    let state_path = match resume {
+        Some(r) => Some(r.path.clone()),
+        None => args.state.clone(),
+    };
+    check_distinct_files(args, file_order.as_ref(), state_path.as_deref())?;
+    if resume.is_none() {
+        // A state or summary of another match is not replaced by this one.
+        for (flag, p) in [("--state", &args.state), ("--json", &args.json)] {
+            if let Some(p) = p
+                && std::fs::symlink_metadata(p).is_ok()
+            {
+                return Err(format!(
+                    "{flag} {}: the file exists; remove it, or continue its match with --resume",
+                    p.display()
+                ));
+            }
+        }
+    }
+    for p in [&state_path, &args.json].into_iter().flatten() {
+        crate::fsutil::check_writable(p)?;
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+            % 1_000_000_007
+    });
+    // The command line the state keeps: as given, with the seed made explicit.
+    let saved_args = match resume {
+        Some(r) => r.saved.args.clone(),
+        None if state_path.is_some() => {
+            let mut a = own_args()?;
+            if args.seed.is_none() {
+                a.extend(["--seed".to_string(), seed.to_string()]);
+            }
+            a
+        }
+        None => Vec::new(),
+    };
     if let Some(dir) = &args.adjudicate_egdb {
         // The manager's own copy of the tables (the engines load theirs, or none, as they like).
         let loaded = crate::egdb::registry::load_and_wait(
@@ -603,14 +851,19 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         }
     }
 
-    let pairs: Vec<[usize; 2]> = (0..specs.len())
-        .flat_map(|i| (i + 1..specs.len()).map(move |j| [i, j]))
-        .collect();
+    let n = specs.len();
+    let pairs: Vec<[usize; 2]> = match args.tournament {
+        Tournament::RoundRobin => (0..n).flat_map(|i| (i + 1..n).map(move |j| [i, j])).collect(),
+        Tournament::Gauntlet => (1..n).map(|j| [0, j]).collect(),
+    };
     let per_round = 2 * pairs.len();
-    if args.openings.is_some() && args.imbalance != 0.0 {
+    if file_order.is_some() && args.imbalance != 0.0 {
         return Err("--imbalance filters random openings: it cannot be given with --openings".into());
     }
-    let file_openings = args.openings.as_deref().map(openings::load::<G>).transpose()?;
+    let file_openings = match &file_order {
+        Some(f) => Some(f.arrange(openings::load::<G>(&f.path)?, seed)?),
+        None => None,
+    };
     let total = match (args.games, args.rounds, &file_openings) {
         (Some(g), _, _) => Some(g),
         (None, Some(r), _) => r.checked_mul(per_round),
@@ -631,24 +884,21 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         }
     };
     let rounds = total.div_ceil(per_round);
-    let book: Book<G> = match file_openings {
-        Some(o) => {
+    let book: Book<G> = match (file_openings, &file_order) {
+        (Some(o), Some(f)) => {
             print(&format!(
-                "Openings: {} from {}\n",
+                "Openings: {} from {}{}\n",
                 o.len(),
-                args.openings
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string())
+                f.path.display(),
+                match (f.random, f.start) {
+                    (true, s) => format!(", in random order (seed {seed}) from the {}", ordinal(s)),
+                    (false, 1) => String::new(),
+                    (false, s) => format!(", from the {}", ordinal(s)),
+                }
             ))?;
             Book::Fixed(o)
         }
-        None => {
-            let seed = args.seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64)
-                    % 1_000_000_007
-            });
+        _ => {
             let balance = Balance::from_men(args.balance, args.imbalance, args.balance_depth)?;
             // The first opening is drawn now, so that a filter nothing passes stops the match
             // before any engine starts; the others as the games need them.
@@ -676,29 +926,88 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         }
     };
 
-    // The schedule is a counter, not a list: each worker takes the next game number.
-    let next_job = Arc::new(AtomicUsize::new(0));
-    let pairs = Arc::new(pairs);
+    // The games already played (a resumed match), counted as if they had just been played.
+    let mut tally = Tally::new(n, pairs.len());
+    let mut decided = None;
+    let mut done = HashSet::new();
+    if let Some(r) = resume {
+        for g in &r.saved.games {
+            let k = g.number.wrapping_sub(1);
+            let job = (k < total)
+                .then(|| job_of(k, &pairs))
+                .filter(|j| j.players == g.players)
+                .ok_or_else(|| {
+                    format!(
+                        "--resume {}: game {} is not in the schedule",
+                        r.path.display(),
+                        g.number
+                    )
+                })?;
+            if !done.insert(k) {
+                return Err(format!(
+                    "--resume {}: game {} is there twice",
+                    r.path.display(),
+                    g.number
+                ));
+            }
+            tally.add(job.pair, pairs[job.pair], job.round, g.clone());
+            if let Some(test) = sprt
+                && decided.is_none()
+            {
+                decided = sprt_line(&test, &tally).1.decision;
+            }
+        }
+        print(&format!(
+            "Resumed from {}: {} of {total} games played\n",
+            r.path.display(),
+            done.len()
+        ))?;
+    }
 
+    let date = match resume {
+        Some(r) => r.saved.date.clone(),
+        None => pdn_date(),
+    };
     let mut pdn_file = match &args.pdn {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))?,
-        )),
+        Some(p) => Some(open_pdn(p, resume.map(|r| r.saved.pdn_bytes))).transpose()?,
         None => None,
     };
-    let date = pdn_date();
-    let stop = Arc::new(AtomicBool::new(false));
+    let mut state = state_path.map(|path| {
+        (
+            path,
+            SavedState {
+                format: results::STATE_FORMAT.into(),
+                args: saved_args,
+                date: date.clone(),
+                pdn_bytes: pdn_file.as_ref().map(|f| f.1),
+                games: tally.games.clone(),
+            },
+        )
+    });
+    if let Some((path, s)) = &state {
+        // Saved before the first game, so that a match stopped at once can be resumed.
+        s.save(path)?;
+    }
+
+    // The schedule is a counter, not a list: each worker takes the next game number not played.
+    let next_job = Arc::new(AtomicUsize::new(0));
+    let pairs = Arc::new(pairs);
+    let done = Arc::new(done);
+    let stop = Arc::new(AtomicBool::new(decided.is_some()));
     let (msg_tx, msg_rx) = unbounded();
     let book = Arc::new(book);
     let specs = Arc::new(specs);
+    let limits = Arc::new(limits);
     let mut workers = Vec::new();
     for w in 0..args.concurrency.min(total) {
         let next_job = Arc::clone(&next_job);
         let pairs = Arc::clone(&pairs);
+        let done = Arc::clone(&done);
         let msg_tx = msg_tx.clone();
         let stop = Arc::clone(&stop);
         let book = Arc::clone(&book);
         let specs = Arc::clone(&specs);
+        let limits = Arc::clone(&limits);
         let log = log.clone();
         let handle = std::thread::Builder::new()
             .name(format!("match worker {w}"))
@@ -709,25 +1018,38 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     next: &next_job,
                     total,
                     pairs: &pairs,
+                    done: &done,
                 };
-                worker::<G>(w, &specs, variant, &book, &cfg, &stop, &jobs, &msg_tx, log);
+                let players = Players {
+                    specs: &specs,
+                    limits: &limits,
+                };
+                worker::<G>(w, &players, variant, &book, &cfg, &stop, &jobs, &msg_tx, log);
             })
             .map_err(|e| format!("cannot start a worker thread: {e}"))?;
         workers.push(handle);
     }
     drop(msg_tx);
 
-    // Results from the first engine of each pairing's point of view.
-    let mut pair_scores = vec![Wld::default(); pairs.len()];
-    let mut penta = vec![Pentanomial::default(); pairs.len()];
-    let mut halves: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut engine_scores = vec![Wld::default(); names.len()];
-    let mut thinking = vec![Thinking::default(); names.len()];
-    let mut decided = None;
+    // The statistics of the games finished so far, as printed and as the JSON summary holds them.
+    let stats_of = |t: &Tally, decided: Option<bool>| {
+        MatchStats::new(
+            &names,
+            &pairs,
+            &t.pair_scores,
+            &t.penta,
+            &t.engine_scores,
+            sprt.as_ref().map(|test| (test, decided)),
+        )
+    };
     // Once standard output is closed (`| head`), the match stops: the games under way are
     // aborted, the engines quit, and the command ends quietly.
     let mut closed = false;
     let mut fatal: Option<String> = None;
+    let fail = |fatal: &mut Option<String>, e: String| {
+        fatal.get_or_insert(e);
+        stop.store(true, Ordering::Relaxed);
+    };
     // Ctrl-C stops the match: the statistics of the finished games are printed at once (an
     // engine may think a while before the game under way can stop), and the games under way are
     // abandoned.
@@ -738,14 +1060,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         if !interrupted && !closed && interrupt::interrupted() {
             interrupted = true;
             stop.store(true, Ordering::Relaxed);
-            let now = MatchStats::new(
-                &names,
-                &pairs,
-                &pair_scores,
-                &penta,
-                &engine_scores,
-                sprt.as_ref().map(|t| (t, decided)),
-            );
+            let now = stats_of(&tally, decided);
             let _ = print(&format!(
                 "Interrupted (Ctrl-C): the games under way are abandoned\n{}",
                 stats::report(&now)
@@ -756,16 +1071,12 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
             Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
         };
-        if closed {
+        if closed || fatal.is_some() {
             continue;
         }
         let mut o = String::new();
         match msg {
-            Msg::Fatal(e) => {
-                fatal.get_or_insert(e);
-                closed = true;
-                stop.store(true, Ordering::Relaxed);
-            }
+            Msg::Fatal(e) => fail(&mut fatal, e),
             Msg::Started(job) => {
                 let _ = writeln!(
                     &mut o,
@@ -776,8 +1087,6 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
             Msg::Finished(job, record) => {
                 let Some(outcome) = record.outcome else { continue };
                 let [w, b] = job.players;
-                thinking[w].merge(&record.thought[0]);
-                thinking[b].merge(&record.thought[1]);
                 let _ = writeln!(
                     &mut o,
                     "Finished game {} ({} vs {}): {} {{{}}}",
@@ -787,37 +1096,21 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     result_text(Some(outcome)),
                     record.reason
                 );
-                // Half points of White's engine.
-                let white_halves = match outcome {
-                    Outcome::Win(Side::White) => 2,
-                    Outcome::Win(Side::Black) => 0,
-                    Outcome::Draw => 1,
-                };
-                for (engine, h) in [(w, white_halves), (b, 2 - white_halves)] {
-                    let s = &mut engine_scores[engine];
-                    match h {
-                        2 => s.wins += 1,
-                        0 => s.losses += 1,
-                        _ => s.draws += 1,
-                    }
-                }
+                tally.add(
+                    job.pair,
+                    pairs[job.pair],
+                    job.round,
+                    GameResult {
+                        number: job.number,
+                        players: job.players,
+                        result: result_text(Some(outcome)).into(),
+                        termination: record.reason.clone(),
+                        plies: record.moves.len(),
+                        thought: GameResult::thought_of(&record.thought),
+                    },
+                );
                 let [first, second] = pairs[job.pair];
-                let first_halves = if w == first {
-                    white_halves
-                } else {
-                    2 - white_halves
-                };
-                let ps = &mut pair_scores[job.pair];
-                match first_halves {
-                    2 => ps.wins += 1,
-                    0 => ps.losses += 1,
-                    _ => ps.draws += 1,
-                }
-                if let Some(h) = halves.remove(&(job.pair, job.round)) {
-                    penta[job.pair].add(h + first_halves);
-                } else {
-                    halves.insert((job.pair, job.round), first_halves);
-                }
+                let ps = tally.pair_scores[job.pair];
                 let _ = writeln!(
                     &mut o,
                     "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
@@ -829,46 +1122,39 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
                     ps.score(),
                     ps.games()
                 );
-                if let Some(f) = &mut pdn_file {
-                    let game = pdn_game(args, variant, &date, &names, job, &record);
-                    if let Err(e) = f.write_all(write_game(&game).as_bytes()).and_then(|()| f.flush()) {
+                if let Some((f, bytes)) = &mut pdn_file {
+                    let game = pdn_game(args, variant, &date, &names, &limits, job, &record);
+                    let text = write_game_with_comments(&game, &comments(&record));
+                    match f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
+                        Ok(()) => *bytes += text.len() as u64,
                         // The games would be lost: the match stops (its engines quit) and fails.
-                        fatal.get_or_insert(format!("cannot write the PDN file: {e}"));
-                        closed = true;
-                        stop.store(true, Ordering::Relaxed);
+                        Err(e) => fail(&mut fatal, format!("cannot write the PDN file: {e}")),
                     }
                 }
                 if let Some(test) = sprt {
-                    let st = test.state(&pair_scores[0], &penta[0]);
-                    let verdict = match st.decision {
-                        Some(true) => " - H1 was accepted",
-                        Some(false) => " - H0 was accepted",
-                        None => "",
-                    };
-                    let _ = writeln!(
-                        &mut o,
-                        "SPRT: llr {:.2} ({:.1}%), lbound {:.2}, ubound {:.2}{verdict}",
-                        st.llr,
-                        100.0 * st.llr / st.upper,
-                        st.lower,
-                        st.upper
-                    );
+                    let (line, st) = sprt_line(&test, &tally);
+                    o += &line;
                     if st.decision.is_some() && decided.is_none() {
                         decided = st.decision;
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                let played: u64 = pair_scores.iter().map(Wld::games).sum();
+                if let Some((path, s)) = &mut state {
+                    s.games.push(tally.games[tally.games.len() - 1].clone());
+                    s.pdn_bytes = pdn_file.as_ref().map(|f| f.1);
+                    if let Err(e) = s.save(path) {
+                        fail(&mut fatal, format!("cannot save the match state: {e}"));
+                    }
+                }
+                if let Some(p) = &args.json
+                    && let Err(e) = write_json(p, &tally, &names, total, false, &stats_of(&tally, decided))
+                {
+                    fail(&mut fatal, e);
+                }
+                let played = tally.games.len() as u64;
                 // (The last game's report is the one at the end.)
                 if args.report_every.is_some_and(|n| played % n as u64 == 0) && played < total as u64 {
-                    let now = MatchStats::new(
-                        &names,
-                        &pairs,
-                        &pair_scores,
-                        &penta,
-                        &engine_scores,
-                        sprt.as_ref().map(|t| (t, decided)),
-                    );
+                    let now = stats_of(&tally, decided);
                     o.push_str(&stats::report(&now));
                 }
             }
@@ -894,23 +1180,136 @@ pub fn run<G: Evaluate>(args: &MatchArgs) -> Result<(), String> {
         // The statistics were printed when Ctrl-C came.
         return Err("the match was interrupted (Ctrl-C)".into());
     }
+    if let Some(p) = &args.json {
+        write_json(p, &tally, &names, total, true, &stats_of(&tally, decided))?;
+    }
     // The thinking time first, so that the result stays the last thing before `Finished match`.
-    let mut o = thinking_report(&names, &thinking, cfg.tc.movetime);
-    let end = MatchStats::new(
-        &names,
-        &pairs,
-        &pair_scores,
-        &penta,
-        &engine_scores,
-        sprt.as_ref().map(|t| (t, decided)),
-    );
-    o.push_str(&stats::report(&end));
+    let movetimes: Vec<Option<Duration>> = limits.iter().map(|l| l.tc.movetime).collect();
+    let mut o = thinking_report(&names, &tally.thinking, &movetimes);
+    if pairs.len() > 1 {
+        o += &crosstable(&names, &pairs, &tally);
+    }
+    o.push_str(&stats::report(&stats_of(&tally, decided)));
     let _ = writeln!(o, "Finished match");
     print(&o)?;
     match log.as_ref().and_then(|l| l.error()) {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The crosstable of a tournament: the points of each engine (a row) against each other (a win
+/// 1, a draw 1/2; `-` where two engines did not meet), engines in the order of their score.
+/// [`stats::report`] follows it with each pairing's statistics and the ranking.
+fn crosstable(names: &[String], pairs: &[[usize; 2]], t: &Tally) -> String {
+    let mut o = String::new();
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| t.engine_scores[b].score().total_cmp(&t.engine_scores[a].score()));
+    // Rows start with the rank (4 wide) and the name; the header's first cell spans both.
+    let width = names.iter().map(String::len).max().unwrap_or(0).max(5);
+    let _ = write!(o, "{:<w$}", "Crosstable", w = 5 + width);
+    for k in 0..order.len() {
+        let _ = write!(o, " {:>9}", k + 1);
+    }
+    o.push('\n');
+    for (rank, &e) in order.iter().enumerate() {
+        let _ = write!(o, "{:>4} {:<width$}", rank + 1, names[e]);
+        for &f in &order {
+            let cell = pairs.iter().position(|&q| q == [e, f] || q == [f, e]).map(|p| {
+                let r = t.pair_scores[p];
+                let r = if pairs[p][0] == e { r } else { r.flipped() };
+                format!("{}/{}", half_points(2 * r.wins + r.draws), r.games())
+            });
+            let _ = write!(o, " {:>9}", cell.unwrap_or_else(|| "-".into()));
+        }
+        o.push('\n');
+    }
+    o
+}
+
+/// Half points as points: `3`, `2.5`.
+fn half_points(h: u64) -> String {
+    if h % 2 == 0 {
+        (h / 2).to_string()
+    } else {
+        format!("{}.5", h / 2)
+    }
+}
+
+/// Opens the PDN file for appending (an existing file keeps its games). When resuming, the file
+/// is cut back to its length when the state was saved: a game written after that is played again.
+/// Returns the file and its length.
+fn open_pdn(
+    path: &std::path::Path,
+    saved_bytes: Option<Option<u64>>,
+) -> Result<(std::io::BufWriter<std::fs::File>, u64), String> {
+    let name = path.display();
+    crate::fsutil::check_writable(path)?;
+    let f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {name}: {e}"))?;
+    let mut len = f
+        .metadata()
+        .map_err(|e| format!("cannot read {name}: {e}"))?
+        .len();
+    match saved_bytes {
+        Some(Some(saved)) if len < saved => {
+            return Err(format!(
+                "--resume: the PDN file {name} is shorter ({len} bytes) than when the match was \
+                 saved ({saved} bytes)"
+            ));
+        }
+        Some(Some(saved)) => {
+            f.set_len(saved)
+                .map_err(|e| format!("cannot cut {name} back to its saved games: {e}"))?;
+            len = saved;
+        }
+        Some(None) => {
+            return Err(format!(
+                "--resume: the saved match had no PDN file, but --pdn {name} is given"
+            ));
+        }
+        None if len > 0 => {
+            eprintln!("tempo match: {name} exists; its games are kept and the new ones appended")
+        }
+        None => {}
+    }
+    Ok((std::io::BufWriter::new(f), len))
+}
+
+/// Writes the `--json` summary (a temporary file renamed over the old one).
+fn write_json(
+    path: &std::path::Path,
+    t: &Tally,
+    names: &[String],
+    total: usize,
+    finished: bool,
+    stats: &MatchStats,
+) -> Result<(), String> {
+    let c = JsonContext {
+        names,
+        total,
+        finished,
+        stats,
+    };
+    let mut text =
+        serde_json::to_string_pretty(&results::json_summary(t, &c)).map_err(|e| format!("--json: {e}"))?;
+    text.push('\n');
+    crate::fsutil::write_atomic(path, text.as_bytes())
 }
 
 /// Writes text to standard output at once.
@@ -924,22 +1323,33 @@ fn print(text: &str) -> Result<(), String> {
         .map_err(crate::analyze::output_error)
 }
 
+/// The PDN comments of a game's moves: the engines' scores, depths and times.
+fn comments(record: &GameRecord) -> Vec<Option<String>> {
+    record
+        .notes
+        .iter()
+        .map(|n| n.as_ref().map(MoveNote::comment))
+        .collect()
+}
+
 fn pdn_game(
     args: &MatchArgs,
     variant: Variant,
     date: &str,
     names: &[String],
+    limits: &[Limits],
     job: Job,
     record: &GameRecord,
 ) -> PdnGame {
     let mut g = PdnGame::default();
+    let result = pdn_result(record.outcome, args.pdn_results);
     g.set_tag("Event", &args.event);
-    g.set_tag("Site", "?");
+    g.set_tag("Site", &args.site);
     g.set_tag("Date", date);
     g.set_tag("Round", &job.number.to_string());
     g.set_tag("White", &names[job.players[0]]);
     g.set_tag("Black", &names[job.players[1]]);
-    g.set_tag("Result", pdn_result(record.outcome));
+    g.set_tag("Result", result);
     match game_type(variant) {
         Some(t) => g.set_tag("GameType", t),
         None => g.set_tag("Variant", variant.name()),
@@ -954,9 +1364,18 @@ fn pdn_game(
     if !record.initial || variant == Variant::Frysk {
         g.set_tag("FEN", &record.start_fen);
     }
+    let [white, black] = job.players.map(|e| tc_tag(&limits[e].tc));
+    if white == black {
+        g.set_tag("TimeControl", &white);
+    } else {
+        // An odds match: each side's own, as cutechess writes them.
+        g.set_tag("WhiteTimeControl", &white);
+        g.set_tag("BlackTimeControl", &black);
+    }
+    g.set_tag("PlyCount", &record.moves.len().to_string());
     g.set_tag("Termination", &record.reason);
     g.moves = record.moves.clone();
-    g.result = Some(pdn_result(record.outcome).to_string());
+    g.result = Some(result.to_string());
     g
 }
 
@@ -968,14 +1387,29 @@ struct Jobs<'a> {
     total: usize,
     /// The pairings.
     pairs: &'a [[usize; 2]],
+    /// Games already played (a resumed match), skipped.
+    done: &'a HashSet<usize>,
 }
 
 impl Jobs<'_> {
     /// The next game to play, if any is left.
     fn take(&self) -> Option<Job> {
-        let k = self.next.fetch_add(1, Ordering::Relaxed);
-        (k < self.total).then(|| job_of(k, self.pairs))
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            if k >= self.total {
+                return None;
+            }
+            if !self.done.contains(&k) {
+                return Some(job_of(k, self.pairs));
+            }
+        }
     }
+}
+
+/// The engines of a match: how to start each, and what it plays under.
+struct Players<'a> {
+    specs: &'a [EngineSpec],
+    limits: &'a [Limits],
 }
 
 /// A worker thread: takes jobs until none is left or the match stops, keeping its own engine
@@ -983,7 +1417,7 @@ impl Jobs<'_> {
 #[allow(clippy::too_many_arguments)]
 fn worker<G: Evaluate>(
     w: usize,
-    specs: &[EngineSpec],
+    players: &Players<'_>,
     variant: Variant,
     book: &Book<G>,
     cfg: &GameConfig,
@@ -992,6 +1426,7 @@ fn worker<G: Evaluate>(
     results: &crossbeam_channel::Sender<Msg>,
     log: Option<Arc<Log>>,
 ) {
+    let specs = players.specs;
     let mut clients: Vec<Option<Client>> = (0..specs.len()).map(|_| None).collect();
     while !stop.load(Ordering::Relaxed) {
         let Some(job) = jobs.take() else { break };
@@ -1029,11 +1464,15 @@ fn worker<G: Evaluate>(
                 moves: Vec::new(),
                 failed: [false; 2],
                 thought: Default::default(),
+                notes: Vec::new(),
             }
         } else {
             let mut white = clients[job.players[0]].take().expect("started above");
             let mut black = clients[job.players[1]].take().expect("started above");
-            let record = play_game([&mut white, &mut black], &opening, cfg, stop);
+            let mut game_cfg = *cfg;
+            game_cfg.tc = job.players.map(|e| players.limits[e].tc);
+            game_cfg.margin = job.players.map(|e| players.limits[e].margin);
+            let record = play_game([&mut white, &mut black], &opening, &game_cfg, stop);
             white.end_game(record.outcome);
             black.end_game(record.outcome);
             for (side, c) in [white, black].into_iter().enumerate() {
@@ -1101,6 +1540,27 @@ mod tests {
         for bad in ["", "x", "10+", "0/10", "-5", "0+0", "40/", "1e9"] {
             assert!(parse_tc(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn time_control_tags_read_as_pgn_writes_them() {
+        let tc = |clock: Option<&str>, movetime: Option<f64>, depth: Option<u32>| TimeControl {
+            clock: clock.map(|c| parse_tc(c).unwrap()),
+            movetime: movetime.map(Duration::from_secs_f64),
+            depth,
+            nodes: None,
+        };
+        assert_eq!(tc_tag(&tc(Some("40/60+0.1"), None, None)), "40/60+0.1");
+        assert_eq!(tc_tag(&tc(Some("10+0.1"), None, None)), "10+0.1");
+        assert_eq!(tc_tag(&tc(Some("300"), None, None)), "300");
+        assert_eq!(tc_tag(&tc(None, Some(0.05), None)), "0.05/move");
+        assert_eq!(tc_tag(&tc(None, None, Some(6))), "-");
+        assert_eq!(ordinal(1), "1st");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(23), "23rd");
+        assert_eq!(half_points(5), "2.5");
+        assert_eq!(pdn_result(Some(Outcome::Draw), PdnResults::Pgn), "1/2-1/2");
+        assert_eq!(pdn_result(Some(Outcome::Draw), PdnResults::Draughts), "1-1");
     }
 
     #[test]

@@ -30,7 +30,14 @@ fn play_texts<G: Game>(start: &G, texts: &[&str], what: &str) -> Result<Vec<G::M
         pos = pos.play(&mv);
     }
     if pos.outcome().is_some() {
-        return Err(format!("{what}: the game is already over after the opening"));
+        return Err(format!(
+            "{what}: the game is already over {}",
+            if texts.is_empty() {
+                "in this position"
+            } else {
+                "after the opening"
+            }
+        ));
     }
     Ok(moves)
 }
@@ -47,10 +54,12 @@ fn play_texts<G: Game>(start: &G, texts: &[&str], what: &str) -> Result<Vec<G::M
 /// line or game).
 pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> {
     let text = crate::pdn::read_file(path).map_err(|e| format!("openings: {e}"))?;
+    // A byte-order mark (as some Windows editors write) is not part of the first opening.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let name = path.display();
     let mut out = Vec::new();
     if text.contains('[') {
-        let games = crate::pdn::parse_games(&text).map_err(|e| format!("openings {name}: {e}"))?;
+        let games = crate::pdn::parse_games(text).map_err(|e| format!("openings {name}: {e}"))?;
         for (i, g) in games.iter().enumerate() {
             let what = format!("openings {name}, game {}", i + 1);
             let start = match g.tag("FEN") {
@@ -69,6 +78,9 @@ pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> 
             }
             let what = format!("openings {name}, line {}", i + 1);
             if let Ok(start) = G::from_fen(line) {
+                if start.outcome().is_some() {
+                    return Err(format!("{what}: the game is already over in this position"));
+                }
                 out.push(Opening {
                     start,
                     moves: Vec::new(),
@@ -91,6 +103,92 @@ pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> 
         return Err(format!("openings {name}: no opening in the file"));
     }
     Ok(out)
+}
+
+/// How the openings of a file are used: `--openings FILE [order=sequential|random] [start=N]
+/// [plies=N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileOrder {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Shuffled (by the match's seed) rather than in file order.
+    pub random: bool,
+    /// The opening the match begins with, from 1 (in the shuffled order with `order=random`).
+    pub start: usize,
+    /// The most plies of each opening played (`None`: all).
+    pub plies: Option<usize>,
+}
+
+impl FileOrder {
+    /// Reads the `--openings` values: the file (or `file=PATH`), then `order=`, `start=`, `plies=`.
+    ///
+    /// # Errors
+    /// No file, two files, an unknown word or a bad number.
+    pub fn parse(values: &[String]) -> Result<FileOrder, String> {
+        let mut path = None;
+        let mut o = FileOrder {
+            path: std::path::PathBuf::new(),
+            random: false,
+            start: 1,
+            plies: None,
+        };
+        let number = |w: &str, v: &str, least: usize| {
+            v.parse::<usize>()
+                .ok()
+                .filter(|&n| n >= least && n <= super::MAX_GAMES)
+                .ok_or_else(|| format!("--openings {w:?}: expected a whole number from {least}"))
+        };
+        for w in values {
+            match w.split_once('=') {
+                Some(("order", "random")) => o.random = true,
+                Some(("order", "sequential")) => o.random = false,
+                Some(("order", v)) => {
+                    return Err(format!("--openings order={v}: expected random or sequential"));
+                }
+                Some(("start", v)) => o.start = number(w, v, 1)?,
+                Some(("plies", v)) => o.plies = Some(number(w, v, 0)?),
+                Some(("file", v)) if path.is_none() => path = Some(v.to_string()),
+                _ if path.is_none() => path = Some(w.clone()),
+                _ => {
+                    return Err(format!(
+                        "--openings {w:?}: one file, then order=random|sequential, start=N, plies=N"
+                    ));
+                }
+            }
+        }
+        o.path = path.ok_or("--openings needs a file")?.into();
+        Ok(o)
+    }
+
+    /// The openings of the file in the order the match plays them: cut to `plies`, shuffled by
+    /// `seed` with `order=random` (ChaCha8 and a Fisher-Yates shuffle: the same seed, the same
+    /// order, so that runs split by `start=` across machines share it), then begun at `start`.
+    ///
+    /// # Errors
+    /// A `start` beyond the file's openings.
+    pub fn arrange<G: Game>(&self, mut all: Vec<Opening<G>>, seed: u64) -> Result<Vec<Opening<G>>, String> {
+        if self.start > all.len() {
+            return Err(format!(
+                "--openings start={}: the file has {} openings",
+                self.start,
+                all.len()
+            ));
+        }
+        if let Some(p) = self.plies {
+            for o in &mut all {
+                o.moves.truncate(p);
+            }
+        }
+        if self.random {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for i in (1..all.len()).rev() {
+                let j = rng.random_range(0..=i);
+                all.swap(i, j);
+            }
+        }
+        all.rotate_left(self.start - 1);
+        Ok(all)
+    }
 }
 
 /// The balance filter: a search depth and the range of scores (hundredths of a man, for either
@@ -382,6 +480,41 @@ mod tests {
     }
 
     #[test]
+    fn file_orders_parse_and_arrange() {
+        let v = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let o = FileOrder::parse(&v("f.pdn order=random start=3 plies=2")).unwrap();
+        assert_eq!((o.random, o.start, o.plies), (true, 3, Some(2)));
+        assert_eq!(o.path, std::path::PathBuf::from("f.pdn"));
+        assert_eq!(
+            FileOrder::parse(&v("file=g")).unwrap().path,
+            std::path::PathBuf::from("g")
+        );
+        for bad in ["", "a b", "a order=x", "a start=0", "a plies=x"] {
+            assert!(FileOrder::parse(&v(bad)).is_err(), "{bad}");
+        }
+        let all = random::<International>(6, 4, 7, None).unwrap();
+        let seq = FileOrder::parse(&v("f start=3 plies=1")).unwrap();
+        let got = seq.arrange(all.clone(), 1).unwrap();
+        assert_eq!(got[0].start, all[2].start);
+        assert_eq!(got[0].moves, all[2].moves[..1]);
+        assert_eq!(got[4].moves[..], all[0].moves[..1]);
+        let rnd = FileOrder::parse(&v("f order=random")).unwrap();
+        let a = rnd.arrange(all.clone(), 5).unwrap();
+        assert_eq!(a, rnd.arrange(all.clone(), 5).unwrap(), "seeded");
+        assert_ne!(a, all, "shuffled");
+        let mut sorted_back: Vec<_> = a.iter().map(|o| o.moves.clone()).collect();
+        let mut orig: Vec<_> = all.iter().map(|o| o.moves.clone()).collect();
+        sorted_back.sort_by_key(|m| format!("{m:?}"));
+        orig.sort_by_key(|m| format!("{m:?}"));
+        assert_eq!(sorted_back, orig, "a permutation");
+        let e = FileOrder::parse(&v("f start=7"))
+            .unwrap()
+            .arrange(all, 1)
+            .unwrap_err();
+        assert!(e.contains("has 6 openings"), "{e}");
+    }
+
+    #[test]
     fn files_of_fens_ballots_and_pdn() {
         let dir = std::env::temp_dir().join(format!("tempo-openings-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -409,6 +542,15 @@ mod tests {
         assert_eq!(o.len(), 2);
         assert_eq!(o[0].moves.len(), 2);
         assert!(load::<International>(&dir.join("missing")).is_err());
+        // A byte-order mark is skipped; a position where the game is over is refused.
+        std::fs::write(&lines, "\u{feff}9-13 22-18\n").unwrap();
+        assert_eq!(load::<English>(&lines).unwrap()[0].moves.len(), 2);
+        std::fs::write(&lines, "B:W18:B\n").unwrap();
+        let e = load::<English>(&lines).unwrap_err();
+        assert!(
+            e.contains("line 1: the game is already over in this position"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
