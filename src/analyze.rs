@@ -13,6 +13,7 @@ use crate::engine::{Engine, Event};
 use crate::eval::Evaluate;
 use crate::game::{MoveStyle, Side};
 use crate::pdn::PdnGame;
+use crate::say;
 use crate::search::{Info, Limits, win_distance};
 use crate::variant::Variant;
 use serde::Serialize;
@@ -81,28 +82,6 @@ pub struct AnalyzeArgs {
     /// Search every move of the game, the book's too.
     #[arg(long, requires = "pdn", conflicts_with = "book")]
     pub no_book: bool,
-}
-
-/// The error of a command whose standard output was closed by its reader (`| head`): the command
-/// stops, and `tempo` exits quietly with status 0 instead of reporting it.
-pub const OUTPUT_CLOSED: &str = "standard output closed";
-
-/// The error for a failed write to standard output: [`OUTPUT_CLOSED`] when the reader has gone.
-pub fn output_error(e: std::io::Error) -> String {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        OUTPUT_CLOSED.to_string()
-    } else {
-        format!("cannot write the output: {e}")
-    }
-}
-
-/// Writes one line to standard output. A failed write (the reader has gone, as with `| head`)
-/// becomes an error that ends the command instead of a panic (`tempo::say!` from the binary).
-#[macro_export]
-macro_rules! say {
-    ($($arg:tt)*) => {
-        writeln!(std::io::stdout(), $($arg)*).map_err($crate::analyze::output_error)
-    };
 }
 
 /// One line of `--json` output: every machine-readable record `tempo analyze` writes, tagged by
@@ -223,7 +202,7 @@ impl JsonLine {
     /// Writes the record as one line of JSON.
     ///
     /// # Errors
-    /// As [`output_error`].
+    /// As [`crate::output::output_error`].
     pub fn print(&self) -> Result<(), String> {
         let text = serde_json::to_string(self).map_err(|e| format!("cannot write JSON: {e}"))?;
         say!("{text}")
@@ -276,7 +255,7 @@ pub fn variant_of(args: &AnalyzeArgs) -> Result<(Variant, Option<String>), Strin
     match game.tag("GameType") {
         // PDN's default game type.
         None => Ok((Variant::International, None)),
-        Some(t) => crate::arena::variant_of_game_type(t)
+        Some(t) => crate::pdn_tags::variant_of_game_type(t)
             .map(|v| (v, Some(format!("from the GameType tag {t:?}"))))
             .ok_or_else(|| {
                 format!(
@@ -725,7 +704,7 @@ pub fn analyze_game<G: Evaluate>(
     for (ply, mv) in moves.iter().enumerate() {
         // A game over by the rules (a repetition, a counted draw) is not analysed further: the
         // moves after it are not part of the game.
-        if let Some((outcome, reason)) = crate::arena::game_runner::rules_verdict(&pos, &history) {
+        if let Some((outcome, reason)) = crate::verdict::rules_verdict(&pos, &history) {
             print_end(ply, &reason, outcome, moves.len() - ply, json)?;
             break;
         }

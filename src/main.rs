@@ -196,7 +196,7 @@ enum DupArg {
 }
 
 // `say!` writes one line to standard output; a closed output (`| head`) becomes
-// [`tempo::analyze::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
+// [`tempo::output::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
 use tempo::say;
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -424,7 +424,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader has gone (`| head`): what it wanted was written; nothing to report.
-        Err(e) if e == tempo::analyze::OUTPUT_CLOSED => ExitCode::SUCCESS,
+        Err(e) if e == tempo::output::OUTPUT_CLOSED => ExitCode::SUCCESS,
         Err(e) => {
             // Errors quote what they refuse; a token of a megabyte (a broken openings file) or a
             // number of 309 digits is cut as the protocols cut it, line by line.
