@@ -40,6 +40,7 @@ pub mod games;
 pub mod meminfo;
 pub mod output;
 pub mod pdn;
+pub mod pdn_read;
 pub mod pdn_tags;
 pub mod perft;
 pub mod protocol;
