@@ -3,6 +3,7 @@
 //! and its moves), and today's `Date`. The match manager, the DXP player and game analysis share
 //! them from here.
 
+use crate::game::{Game, MoveList, MoveStyle, Side};
 use crate::variant::Variant;
 
 /// The PDN `GameType` of a variant: the long form for the types pydraughts writes, the number
@@ -52,6 +53,207 @@ pub fn variant_of_game_type(tag: &str) -> Option<Variant> {
     .find(|&v| game_type(v).and_then(|t| t.split(',').next()?.parse::<u32>().ok()) == Some(number))
 }
 
+/// The variants PDN numbers with a `GameType`: the ones a game without the tag may be read as.
+pub const TYPED: [Variant; 13] = [
+    Variant::International,
+    Variant::English,
+    Variant::Italian,
+    Variant::Pool,
+    Variant::Spanish,
+    Variant::Russian,
+    Variant::Brazilian,
+    Variant::Canadian,
+    Variant::Portuguese,
+    Variant::Czech,
+    Variant::Turkish,
+    Variant::Thai,
+    Variant::Frisian,
+];
+
+/// Whether a FEN gives `?` for the side to move (problem books that leave it to the reader).
+pub fn unknown_side(fen: &str) -> bool {
+    fen.trim().trim_start_matches('"').trim_start().starts_with('?')
+}
+
+/// The start position of a game record in `G`: its FEN (or the initial position) and, when the
+/// FEN gives `?` for the side to move, the side with which every move reads legally, with a note
+/// saying which and why. `second_first` says the record numbers its first move for the second
+/// player (`1...`), which decides when both sides read legally.
+///
+/// # Errors
+/// A FEN that `G` cannot read, or a `?` side with which the moves read legally neither way.
+pub fn setup<G: Game>(
+    fen: Option<&str>,
+    moves: &[String],
+    second_first: bool,
+) -> Result<(G, Option<String>), String> {
+    let Some(fen) = fen else {
+        return Ok((G::start(), None));
+    };
+    if !unknown_side(fen) {
+        return G::from_fen(fen)
+            .map(|p| (p, None))
+            .map_err(|e| format!("bad FEN tag {fen:?}: {e}"));
+    }
+    let rest = fen.trim().trim_start_matches('"').trim_start()[1..].to_string();
+    let first = G::start().side_to_move();
+    let with = |side: Side| G::from_fen(&format!("{}{rest}", side.letter()));
+    let mut legal = Vec::new();
+    for side in [first, first.opponent()] {
+        let pos = with(side).map_err(|e| format!("bad FEN tag {fen:?}: {e}"))?;
+        if reads_legally(&pos, moves) {
+            legal.push((side, pos));
+        }
+    }
+    let name = |s: Side| if s == Side::White { "White" } else { "Black" };
+    match legal.as_slice() {
+        [] => Err(format!(
+            "FEN tag {fen:?} gives '?' for the side to move, and the moves read legally with neither side"
+        )),
+        [(side, pos)] if !moves.is_empty() => Ok((
+            *pos,
+            Some(format!(
+                "the FEN's side to move is '?': {} moves, the only side with which the moves read legally",
+                name(*side)
+            )),
+        )),
+        _ => {
+            let side = if second_first { first.opponent() } else { first };
+            let why = if moves.is_empty() {
+                "the game has no moves to tell, so the variant's first player is assumed"
+            } else if second_first {
+                "the moves read legally either way, and the first is numbered for the second player"
+            } else {
+                "the moves read legally either way, and the first is numbered for the first player"
+            };
+            Ok((
+                with(side).map_err(|e| format!("bad FEN tag {fen:?}: {e}"))?,
+                Some(format!(
+                    "the FEN's side to move is '?': {} moves ({why})",
+                    name(side)
+                )),
+            ))
+        }
+    }
+}
+
+/// Whether every move reads as one legal move from `start`.
+fn reads_legally<G: Game>(start: &G, moves: &[String]) -> bool {
+    let mut pos = *start;
+    for m in moves {
+        match pos.parse_move(m) {
+            Ok(mv) => pos = pos.play(&mv),
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// Whether `G` writes its moves with letters (`c3-d4`) rather than numbers (`22-18`).
+fn writes_letters<G: Game>() -> bool {
+    let pos = G::start();
+    let mut list = MoveList::new();
+    pos.generate(&mut list);
+    list.iter().next().is_some_and(|m| {
+        pos.format_move(m, MoveStyle::Standard)
+            .starts_with(|c: char| c.is_ascii_alphabetic())
+    })
+}
+
+/// A game record as the inference sees it: its `FEN` tag, its moves, and whether its first move
+/// is numbered for the second player.
+pub type Record<'a> = (Option<&'a str>, &'a [String], bool);
+
+/// What the records of a file without a `GameType` tag can be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inferred {
+    /// One variant fits best; why.
+    One(Variant, String),
+    /// Several fit equally well: the candidates.
+    Several(Vec<Variant>),
+}
+
+/// The variant of game records without a `GameType` tag: among the [`TYPED`] variants, those
+/// whose notation (numbers or letters) the moves are written in, and which read the most records
+/// legally (FEN and every move). One best is chosen; of several, International, PDN's default
+/// without the tag, when it is one of them, else none. No record reading legally anywhere gives
+/// International, so that the errors show how the records read as PDN's default.
+pub fn infer_variant(records: &[Record<'_>]) -> Inferred {
+    let letters = records
+        .iter()
+        .flat_map(|r| r.1.iter())
+        .next()
+        .map(|m| m.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let mut best = 0;
+    let mut fit: Vec<Variant> = Vec::new();
+    for v in TYPED {
+        let (style, legal) = crate::with_variant!(v, G => {
+            let legal = records
+                .iter()
+                .filter(|(fen, moves, second)| {
+                    setup::<G>(*fen, moves, *second).is_ok_and(|(p, _)| reads_legally(&p, moves))
+                })
+                .count();
+            (writes_letters::<G>(), legal)
+        });
+        if letters.is_some_and(|l| l != style) || legal == 0 {
+            continue;
+        }
+        if legal > best {
+            best = legal;
+            fit.clear();
+        }
+        if legal == best {
+            fit.push(v);
+        }
+    }
+    // "the game reads", "all 3 games read", "2 of the 3 games read".
+    let of = |n: usize| {
+        if records.len() == 1 {
+            "the game reads".to_string()
+        } else if n == records.len() {
+            format!("all {n} games read")
+        } else {
+            format!("{n} of the {} games read", records.len())
+        }
+    };
+    let style = match letters {
+        Some(true) => "alphanumeric moves, ",
+        Some(false) => "numeric moves, ",
+        None => "",
+    };
+    match fit.as_slice() {
+        [] => Inferred::One(
+            Variant::International,
+            "no GameType tag, and no variant reads a game legally: PDN's default".to_string(),
+        ),
+        [v] => Inferred::One(
+            *v,
+            format!(
+                "no GameType tag: inferred, {style}{} legally as {} only",
+                of(best),
+                v.name()
+            ),
+        ),
+        several if several.contains(&Variant::International) => {
+            let others: Vec<&str> = several
+                .iter()
+                .filter(|&&v| v != Variant::International)
+                .map(|v| v.name())
+                .collect();
+            Inferred::One(
+                Variant::International,
+                format!(
+                    "no GameType tag: PDN's default; {} legally as {} too, give --variant for it",
+                    of(best),
+                    others.join(", ")
+                ),
+            )
+        }
+        several => Inferred::Several(several.to_vec()),
+    }
+}
+
 /// Today's date as PDN writes it (`YYYY.MM.DD`, UTC), from the system clock.
 pub fn pdn_date() -> String {
     let secs = std::time::SystemTime::now()
@@ -79,6 +281,69 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn moves(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_variant_is_inferred_where_one_fits() {
+        // An English opening (Black moves first, 11-15 is a black man's move): English, or
+        // English and the variants that read it alike, never a 10x10 one.
+        let english = moves("11-15 22-18 15x22 25x18 8-11 29-25 4-8 25-22 12-16 24-20 10-15");
+        match infer_variant(&[(None, &english, false)]) {
+            Inferred::One(v, why) => {
+                assert_eq!(v, Variant::English, "{why}");
+                assert!(why.contains("english only"), "{why}");
+            }
+            Inferred::Several(c) => {
+                assert!(c.contains(&Variant::English), "{c:?}");
+                assert!(!c.contains(&Variant::International), "{c:?}");
+            }
+        }
+        // An International opening reads as International (and as Frisian: the default wins,
+        // and the reason says so).
+        let int = moves("32-28 18-23 37-32 12-18");
+        match infer_variant(&[(None, &int, false)]) {
+            Inferred::One(v, why) => assert_eq!(v, Variant::International, "{why}"),
+            other => panic!("{other:?}"),
+        }
+        // A 32-square FEN is not International's.
+        let fen = Some("W:W18,24,27:B12,16");
+        match infer_variant(&[(fen, &[], false)]) {
+            Inferred::One(v, _) => assert_ne!(v, Variant::International),
+            Inferred::Several(c) => assert!(!c.contains(&Variant::International), "{c:?}"),
+        }
+    }
+
+    #[test]
+    fn alphanumeric_games_name_their_candidates() {
+        // c3-d4 f6-e5 d4xf6 g7xe5: legal in Russian, Brazilian and Czech alike.
+        let g = moves("c3-d4 f6-e5 d4:f6 g7:e5");
+        match infer_variant(&[(None, &g, false)]) {
+            Inferred::Several(c) => {
+                assert!(
+                    c.contains(&Variant::Russian) && c.contains(&Variant::Brazilian),
+                    "{c:?}"
+                );
+                assert!(!c.contains(&Variant::English), "{c:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_question_mark_side_is_read_from_the_moves() {
+        type I = crate::draughts::International;
+        // Only Black can play 12-17 here.
+        let (pos, note) = setup::<I>(Some("?:W28,K40:B12"), &moves("12-17 40-45"), false).unwrap();
+        assert_eq!(pos.side_to_move(), Side::Black);
+        assert!(note.unwrap().contains("Black moves"));
+        // Both sides have a legal first move: the numbering decides.
+        let (pos, _) = setup::<I>(Some("?:W28:B12"), &[], true).unwrap();
+        assert_eq!(pos.side_to_move(), Side::Black);
+        assert!(setup::<I>(Some("?:W28:B12"), &moves("12-17 17-21 21-26"), false).is_err());
+    }
 
     #[test]
     fn dates_from_day_counts() {

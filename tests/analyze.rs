@@ -324,7 +324,10 @@ fn analyze_fails(args: &[&str]) -> String {
 #[test]
 fn an_illegal_game_move_is_named_by_its_number() {
     // After 19-23 White must capture (28x19): 28-22 is illegal.
-    let pdn = PdnFile::new("illegal", "[Event \"x\"]\n\n1. 32-28 19-23 2. 28-22 18-23 *\n");
+    let pdn = PdnFile::new(
+        "illegal",
+        "[Event \"x\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-22 18-23 *\n",
+    );
     let err = analyze_fails(&["--pdn", &pdn.path(), "--depth", "2"]);
     assert!(
         err.contains("move 2.") && err.contains("28-22") && err.contains("illegal"),
@@ -494,9 +497,10 @@ fn the_variant_comes_from_the_game_type_tag() {
     );
     let out = analyze(&["--pdn", &russian.path(), "--depth", "2"]);
     assert!(
-        out.starts_with("russian (from the GameType tag \"25\") game 1: A - B"),
+        out.starts_with("russian (from the GameType tag \"25\"): game 1 of"),
         "{out}"
     );
+    assert!(out.contains("\nrussian game 1: A - B, from "), "{out}");
     // Read as International, the same game fails, and says how it was read.
     let out = tempo(&[
         "analyze",

@@ -1,18 +1,25 @@
 //! `tempo analyze`: the search of one position, or the evaluation of every move of a PDN game,
 //! written for people or, with `--json`, as one JSON object per line for scripts.
 //!
-//! A game is checked whole before any search (every move must read as one legal move), then each
-//! position is searched twice at the same limits: once over every move, for the best move and its
-//! score, and, when the played move is another one, once over the played move alone. Both scores
-//! are for the player who moves; their difference is the move's loss, which marks it (see
-//! [`Marks`]). A move played from a position the opening book has expanded is not searched: it is
-//! marked `book` and scored, like the book's best move, from the book.
+//! Every game of a PDN file (or those `--game` selects) is read and checked whole before any search
+//! (every move must read as one legal move; a game that does not is skipped with a warning). Each
+//! position is searched over every move for the engine's choice; when the move played is another
+//! one, a second search over those two moves alone scores both at once, so that the best move never
+//! scores below the move played. Both scores are for the player who moves; their difference is
+//! the move's loss, which marks it (see [`Marks`]); a move about to be marked is searched again
+//! deeper before the mark stands. A move played from a position the opening book has expanded is
+//! not searched: it is marked `book` and scored, like the book's best move, from the book.
+//! `--annotate` writes the games back as PDN with the analysis ([`annotate`]); `--chart` draws
+//! their evaluation ([`chart`]).
+
+pub mod annotate;
+pub mod chart;
 
 use crate::book::Book;
 use crate::engine::{Engine, Event};
 use crate::eval::Evaluate;
 use crate::game::{MoveStyle, Side};
-use crate::pdn::PdnGame;
+use crate::pdn_tags::{Inferred, infer_variant, setup, variant_of_game_type};
 use crate::say;
 use crate::search::{Info, Limits, win_distance};
 use crate::variant::Variant;
@@ -33,25 +40,34 @@ pub const DEFAULT_BLUNDER: f64 = 1.5;
 #[command(after_long_help = MARKS_HELP)]
 pub struct AnalyzeArgs {
     /// Variant (see `tempo perft --help` for the names). Default: with --pdn, the variant the
-    /// game's `GameType` tag names (International without the tag); otherwise International.
+    /// games' `GameType` tag names, or without the tag the one variant their FEN and moves read
+    /// legally in (the first line of the output says which and why); otherwise International.
     #[arg(long, short)]
     pub variant: Option<Variant>,
     /// Position to search, as PDN FEN (default: the variant's initial position).
     #[arg(long, conflicts_with = "pdn")]
     pub fen: Option<String>,
-    /// A PDN file: evaluate every move of one of its games. Moves are read in the variant's
-    /// notation; the game's `FEN` tag, if any, gives its start position.
+    /// A PDN file: evaluate every move of every game (or of the games --game selects). Moves are
+    /// read in the variant's notation; a game's `FEN` tag, if any, gives its start position.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
-    /// Which game of the PDN file, counting from 1.
-    #[arg(long, default_value_t = 1, requires = "pdn",
-          value_parser = clap::value_parser!(u32).range(1..))]
-    pub game: u32,
+    /// Which games of the PDN file, counting from 1: one number, or a range such as 3-7
+    /// [default: every game].
+    #[arg(long, requires = "pdn", value_name = "N|N-M", value_parser = parse_games_range)]
+    pub game: Option<(usize, usize)>,
+    /// Write the games back as PDN with the analysis: each move's score and depth as a comment,
+    /// `?` and `??` on the marked moves, and the better line as a variation after each of them.
+    #[arg(long, value_name = "OUT.pdn", requires = "pdn")]
+    pub annotate: Option<PathBuf>,
+    /// Draw each game's evaluation over its moves as an SVG picture, mistakes marked (one panel
+    /// per game).
+    #[arg(long, value_name = "FILE.svg", requires = "pdn")]
+    pub chart: Option<PathBuf>,
     /// Depth of each search [default: 10 unless --movetime is given].
     #[arg(long, short, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// Seconds for each search (fractions allowed). A game move that is not the best one costs a
-    /// second search of its own.
+    /// second search, over it and the best move, and a marked move is searched again twice as long.
     #[arg(long, conflicts_with = "depth")]
     pub movetime: Option<f64>,
     /// Number of best lines to show for a position (ignored for games).
@@ -126,9 +142,11 @@ pub enum JsonLine {
     /// The game analysed.
     Game {
         /// Its number in the file (from 1).
-        game: u32,
+        game: usize,
         /// Variant name.
         variant: String,
+        /// Why this variant: `--variant`, the `GameType` tag, or what was inferred.
+        variant_from: String,
         /// White player (`?` when the tag is missing).
         white: String,
         /// Black player.
@@ -180,6 +198,21 @@ pub enum JsonLine {
         result: String,
         /// Moves of the record after the end, not analysed.
         unanalysed: usize,
+    },
+    /// The totals of a file of several games, after the games.
+    File {
+        /// Games analysed.
+        games: usize,
+        /// Games selected but skipped (unreadable or illegal; each has its warning).
+        skipped: usize,
+        /// Moves analysed.
+        moves: usize,
+        /// Moves marked `?`.
+        mistakes: usize,
+        /// Moves marked `??`.
+        blunders: usize,
+        /// Average loss in men, to three decimals.
+        average_loss: f64,
     },
     /// One player's totals.
     Summary {
@@ -235,38 +268,165 @@ proven loss, otherwise null.
 
 Progress for game analysis goes to standard error when it is a terminal.";
 
-/// Runs `tempo analyze` for the game `G`.
-///
-/// # Errors
-/// The variant to analyse in, and where it came from when the user did not name it: `--variant`,
-/// else the `GameType` tag of the `--pdn` game (PDN's default, International, without the tag),
-/// else International.
-///
-/// # Errors
-/// The PDN game cannot be read, or its `GameType` names no variant Tempo plays.
-pub fn variant_of(args: &AnalyzeArgs) -> Result<(Variant, Option<String>), String> {
-    if let Some(v) = args.variant {
-        return Ok((v, None));
-    }
-    let Some(path) = &args.pdn else {
-        return Ok((Variant::International, None));
+/// The games `--game` selects: `N` or `N-M`, counting from 1.
+fn parse_games_range(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| match t.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "{text:?}: give a game number from 1, or a range such as 3-7"
+        )),
     };
-    let game = load_game(path, args.game as usize)?;
-    match game.tag("GameType") {
-        // PDN's default game type.
-        None => Ok((Variant::International, None)),
-        Some(t) => crate::pdn_tags::variant_of_game_type(t)
-            .map(|v| (v, Some(format!("from the GameType tag {t:?}"))))
-            .ok_or_else(|| {
-                format!(
-                    "game {}: GameType {t:?} names no variant Tempo plays; give --variant",
-                    args.game
-                )
-            }),
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("{text:?}: the range's first game is after its last"));
+            }
+            Ok((a, b))
+        }
+        None => number(text).map(|n| (n, n)),
     }
 }
 
-/// Bad options, a bad FEN, an unreadable PDN file or game, an illegal or unreadable move.
+/// A PDN file as read: its games (or why each could not be read) and a note on its encoding.
+struct PdnFile {
+    games: Vec<Result<crate::pdn::ReadGame, crate::pdn::PdnError>>,
+    note: Option<String>,
+}
+
+impl PdnFile {
+    fn read(path: &std::path::Path) -> Result<PdnFile, String> {
+        let (text, note) = crate::pdn::read_text(path)?;
+        let games = crate::pdn::read_games(&text);
+        if games.is_empty() {
+            return Err(format!("{}: no game in the file", path.display()));
+        }
+        Ok(PdnFile { games, note })
+    }
+
+    /// The numbers (from 1) of the games `--game` selects, or an error naming the file's count.
+    fn selected(&self, path: &std::path::Path, range: Option<(usize, usize)>) -> Result<Vec<usize>, String> {
+        let n = self.games.len();
+        let (a, b) = range.unwrap_or((1, n));
+        if b > n {
+            let which = if a == b {
+                format!("game {a}")
+            } else {
+                format!("games {a}-{b}")
+            };
+            return Err(format!(
+                "{}: no {which} (the file holds {n} game{})",
+                path.display(),
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        Ok((a..=b).collect())
+    }
+}
+
+/// The variant to analyse in, and why: `--variant`, else the `GameType` tag of the `--pdn` games
+/// selected, else the one variant their FEN and moves read legally in ([`infer_variant`]), else
+/// International.
+///
+/// # Errors
+/// The PDN file cannot be read; a `GameType` names no variant Tempo plays, or two games name
+/// different ones; games without the tag read legally in several variants.
+pub fn variant_of(args: &AnalyzeArgs) -> Result<(Variant, String), String> {
+    if let Some(v) = args.variant {
+        return Ok((v, "given by --variant".to_string()));
+    }
+    let Some(path) = &args.pdn else {
+        return Ok((Variant::International, "the default".to_string()));
+    };
+    let file = PdnFile::read(path)?;
+    let chosen: Vec<&crate::pdn::ReadGame> = file
+        .selected(path, args.game)?
+        .into_iter()
+        .filter_map(|n| file.games[n - 1].as_ref().ok())
+        .collect();
+    let mut typed: Option<(Variant, &str)> = None;
+    for g in &chosen {
+        let Some(t) = g.game.tag("GameType") else { continue };
+        let v = variant_of_game_type(t).ok_or_else(|| {
+            format!(
+                "{}: GameType {t:?} (line {}) names no variant Tempo plays; give --variant",
+                path.display(),
+                g.start.line
+            )
+        })?;
+        match typed {
+            Some((w, u)) if w != v => {
+                return Err(format!(
+                    "{}: the games' GameType tags name two variants ({u:?}: {}, and {t:?}: {} at line {}); \
+                     select the games of one with --game, or give --variant",
+                    path.display(),
+                    w.name(),
+                    v.name(),
+                    g.start.line
+                ));
+            }
+            None => typed = Some((v, t)),
+            _ => {}
+        }
+    }
+    if let Some((v, t)) = typed {
+        return Ok((v, format!("from the GameType tag {t:?}")));
+    }
+    let records: Vec<crate::pdn_tags::Record<'_>> = chosen
+        .iter()
+        .map(|g| (g.game.tag("FEN"), g.game.moves.as_slice(), g.second_first))
+        .collect();
+    match infer_variant(&records) {
+        Inferred::One(v, why) => Ok((v, why)),
+        Inferred::Several(c) => {
+            let names: Vec<&str> = c.iter().map(|v| v.name()).collect();
+            Err(format!(
+                "{}: no GameType tag, and the games read legally in several variants: {}; \
+                 give the one they are with --variant (e.g. --variant {})",
+                path.display(),
+                names.join(", "),
+                names[0]
+            ))
+        }
+    }
+}
+
+/// One game of the file, read and replayed, ready for analysis.
+struct Prepared<G: Evaluate> {
+    /// Its number in the file, from 1.
+    number: usize,
+    read: crate::pdn::ReadGame,
+    start: G,
+    moves: Vec<G::Move>,
+}
+
+/// Reads game `number` of a file in `G`: its start position and every move.
+fn prepare<G: Evaluate>(
+    number: usize,
+    read: crate::pdn::ReadGame,
+) -> Result<(Prepared<G>, Option<String>), String> {
+    let g = &read.game;
+    let (start, note) = setup::<G>(g.tag("FEN"), &g.moves, read.second_first)?;
+    let moves = replay(&start, &g.moves).map_err(|(k, e)| {
+        let at = read.places.get(k).map(|p| format!(" ({p})")).unwrap_or_default();
+        format!("{e}{at}")
+    })?;
+    Ok((
+        Prepared {
+            number,
+            read,
+            start,
+            moves,
+        },
+        note,
+    ))
+}
+
+/// Runs `tempo analyze` for the game `G`.
+///
+/// # Errors
+/// Bad options, a bad FEN, an unreadable PDN file, no game of it that reads legally, an output
+/// file that cannot be written.
 pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
     let limits = limits(args)?;
     // The table is sized by `resize`, which refuses a size the machine cannot give with an error
@@ -277,45 +437,116 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
         .map_err(|e| format!("--tt {}: {e}", args.tt))?;
     engine.set_threads(args.threads as usize);
     let (variant, why) = variant_of(args)?;
-    args.tables.load(variant)?;
-    match &args.pdn {
-        Some(path) => {
-            let game = load_game(path, args.game as usize)?;
-            let n = args.game;
-            let start = match game.tag("FEN") {
-                Some(f) => G::from_fen(f).map_err(|e| format!("game {n}: bad FEN tag {f:?}: {e}"))?,
-                None => G::start(),
-            };
-            let read_as = |e: String| match &why {
-                Some(w) => format!("game {n}, read as {} ({w}): {e}", G::NAME),
-                None => format!("game {n}: {e}"),
-            };
-            let moves = replay(&start, &game.moves).map_err(read_as)?;
-            let marks = Marks::new(args.mistake, args.blunder)?;
-            let book = game_book::<G>(args)?;
-            print_header(&game, n, &start, why.as_deref(), args.json)?;
-            let out = analyze_game(
-                &mut engine,
-                &start,
-                &moves,
-                (limits, book.as_ref()),
-                marks,
-                args.json,
-                |ply| progress(ply, moves.len()),
-            );
-            if std::io::stderr().is_terminal() {
-                eprint!("\r\x1b[K");
+    let Some(path) = &args.pdn else {
+        args.tables.load(variant)?;
+        let root = match &args.fen {
+            Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN {f:?}: {e}"))?,
+            None => G::start(),
+        };
+        return analyze_position(&mut engine, &root, limits, args.json);
+    };
+    let mut outputs = vec![("--pdn", path.as_path())];
+    outputs.extend(args.annotate.as_deref().map(|p| ("--annotate", p)));
+    outputs.extend(args.chart.as_deref().map(|p| ("--chart", p)));
+    crate::fsutil::check_distinct(&outputs)?;
+    for (_, p) in &outputs[1..] {
+        crate::fsutil::check_writable(p)?;
+    }
+    let marks = Marks::new(args.mistake, args.blunder)?;
+    let file = PdnFile::read(path)?;
+    let selected = file.selected(path, args.game)?;
+    let warn = |text: String| eprintln!("tempo: {}: {text}", path.display());
+    if let Some(note) = &file.note {
+        eprintln!("tempo: {note}");
+    }
+    // Every selected game is read and replayed before any search.
+    let mut games = Vec::new();
+    let mut skipped = Vec::new();
+    let mut games_read = file.games.into_iter().map(Some).collect::<Vec<_>>();
+    for &n in &selected {
+        let read = match games_read[n - 1].take() {
+            Some(Ok(g)) => prepare::<G>(n, g).map_err(|e| format!("game {n}: {e}")),
+            Some(Err(e)) => Err(format!("game {n}: {e}")),
+            None => continue,
+        };
+        match read {
+            Ok((p, note)) => {
+                if let Some(note) = note {
+                    warn(format!("game {n}: {note}"));
+                }
+                games.push(p);
             }
-            print_summary(&out?, args.json, game.result.as_deref().or(game.tag("Result")))
-        }
-        None => {
-            let root = match &args.fen {
-                Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN {f:?}: {e}"))?,
-                None => G::start(),
-            };
-            analyze_position(&mut engine, &root, limits, args.json)
+            Err(e) => skipped.push(e),
         }
     }
+    if games.is_empty() {
+        let read_as = format!("read as {} ({why})", G::NAME);
+        return Err(match skipped.as_slice() {
+            [one] => format!("{}: {one}; {read_as}", path.display()),
+            _ => format!(
+                "{}: none of the {} games selected reads ({read_as}); the first: {}",
+                path.display(),
+                skipped.len(),
+                skipped[0]
+            ),
+        });
+    }
+    for e in &skipped {
+        warn(format!("{e}: skipped"));
+    }
+    args.tables.load(variant)?;
+    let book = game_book::<G>(args)?;
+    if !args.json {
+        let count = if selected.len() == 1 {
+            format!("game {}", selected[0])
+        } else {
+            format!("{} games", games.len())
+        };
+        say!("{} ({why}): {count} of {}", G::NAME, path.display())?;
+    }
+    let mut progress = Progress::new(games.iter().map(|g| g.moves.len()).sum());
+    let mut analysed = Vec::new();
+    for (k, game) in games.iter().enumerate() {
+        if k > 0 && !args.json {
+            say!("")?;
+        }
+        print_header(game, &why, args.json)?;
+        let reports = analyze_game(
+            &mut engine,
+            &game.start,
+            &game.moves,
+            (limits, book.as_ref()),
+            marks,
+            args.json,
+            |ply| progress.show(k + 1, games.len(), ply, game.moves.len()),
+        );
+        progress.clear();
+        let reports = reports?;
+        progress.done(game.moves.len());
+        let g = &game.read.game;
+        let tally = print_summary(&reports, args.json, g.result.as_deref().or(g.tag("Result")))?;
+        analysed.push((tally, reports));
+    }
+    if selected.len() > 1 {
+        print_file_summary(&analysed, skipped.len(), args.json)?;
+    }
+    if let Some(out) = &args.annotate {
+        let text: String = games
+            .iter()
+            .zip(&analysed)
+            .map(|(g, (_, r))| annotate::game_text(&g.read.game, &g.start, r))
+            .collect();
+        crate::fsutil::write_atomic(out, text.as_bytes())?;
+    }
+    if let Some(out) = &args.chart {
+        let charts: Vec<chart::Chart> = games
+            .iter()
+            .zip(&analysed)
+            .map(|(g, (_, r))| chart::Chart::of(g.number, &g.read.game, r))
+            .collect();
+        crate::fsutil::write_atomic(out, chart::svg(&charts, marks).as_bytes())?;
+    }
+    Ok(())
 }
 
 /// The book whose moves a game analysis marks: `--book`, else the shipped book of the variant if
@@ -355,48 +586,29 @@ fn limits(args: &AnalyzeArgs) -> Result<Limits, String> {
     })
 }
 
-/// Reads game `n` (from 1) of a PDN file.
-fn load_game(path: &std::path::Path, n: usize) -> Result<PdnGame, String> {
-    let text = crate::pdn::read_file(path)?;
-    let mut games = crate::pdn::parse_games(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if n == 0 || n > games.len() {
-        return Err(format!(
-            "{}: no game {n} (the file holds {} game{})",
-            path.display(),
-            games.len(),
-            if games.len() == 1 { "" } else { "s" }
-        ));
-    }
-    Ok(games.swap_remove(n - 1))
-}
-
-/// Names the game before its moves: players and start position (text), or a `game` object.
-fn print_header<G: Evaluate>(
-    game: &PdnGame,
-    n: u32,
-    start: &G,
-    why: Option<&str>,
-    json: bool,
-) -> Result<(), String> {
-    let tag = |t| game.tag(t).unwrap_or("?");
+/// Names a game before its moves: number, players and start position (text), or a `game` object.
+fn print_header<G: Evaluate>(game: &Prepared<G>, why: &str, json: bool) -> Result<(), String> {
+    let g = &game.read.game;
+    let tag = |t| g.tag(t).unwrap_or("?");
     if json {
         JsonLine::Game {
-            game: n,
+            game: game.number,
             variant: G::NAME.to_string(),
+            variant_from: why.to_string(),
             white: tag("White").to_string(),
             black: tag("Black").to_string(),
-            fen: start.to_fen(),
-            moves: game.moves.len(),
+            fen: game.start.to_fen(),
+            moves: g.moves.len(),
         }
         .print()?;
     } else {
         say!(
-            "{}{} game {n}: {} - {}, from {}",
+            "{} game {}: {} - {}, from {}",
             G::NAME,
-            why.map(|w| format!(" ({w})")).unwrap_or_default(),
+            game.number,
             tag("White"),
             tag("Black"),
-            start.to_fen()
+            game.start.to_fen()
         )?;
         say!(
             "{:>6} {:<10} {:<2} {:>9}   best move and score, for the player who moves",
@@ -409,23 +621,90 @@ fn print_header<G: Evaluate>(
     Ok(())
 }
 
-/// Writes `\rply k/n` to standard error when it is a terminal.
-fn progress(ply: usize, total: usize) {
-    let mut err = std::io::stderr();
-    if err.is_terminal() {
-        let _ = write!(err, "\ranalysing move {}/{total}", ply + 1);
+/// The progress of a file's analysis on standard error, when it is a terminal: the game, the
+/// move, and the time left at the pace so far. Nothing at all when standard error is not a
+/// terminal (a pipe, a file).
+struct Progress {
+    on: bool,
+    started: std::time::Instant,
+    /// Plies of the whole file, and plies done in the games finished.
+    total: usize,
+    done: usize,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            started: std::time::Instant::now(),
+            total,
+            done: 0,
+        }
+    }
+
+    fn show(&self, game: usize, games: usize, ply: usize, plies: usize) {
+        if !self.on {
+            return;
+        }
+        let so_far = self.done + ply;
+        let left = if so_far > 0 {
+            let each = self.started.elapsed().as_secs_f64() / so_far as f64;
+            let secs = (each * (self.total - so_far) as f64).round() as u64;
+            format!(
+                ", about {}:{:02}:{:02} left",
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60
+            )
+        } else {
+            String::new()
+        };
+        let of_games = if games > 1 {
+            format!("game {game}/{games}, ")
+        } else {
+            String::new()
+        };
+        let mut err = std::io::stderr();
+        let _ = write!(err, "\r\x1b[Kanalysing {of_games}move {}/{plies}{left}", ply + 1);
         let _ = err.flush();
+    }
+
+    fn done(&mut self, plies: usize) {
+        self.done += plies;
+    }
+
+    fn clear(&self) {
+        if self.on {
+            eprint!("\r\x1b[K");
+        }
     }
 }
 
-/// The last completed iteration of each line of a search, and the move it chose.
-struct Searched<M> {
-    lines: Vec<Info<M>>,
-    best: Option<M>,
+/// The completed lines of the deepest iteration of a search that has at least `want` of them
+/// (each line: the iteration's report for one root move, best first).
+fn deepest<M: Clone>(infos: &[Info<M>], want: usize) -> Vec<Info<M>> {
+    let mut depth = 0;
+    let mut lines: Vec<Info<M>> = Vec::new();
+    let mut best: Vec<Info<M>> = Vec::new();
+    for i in infos {
+        if i.depth != depth {
+            if lines.len() >= want.max(1) {
+                best = std::mem::take(&mut lines);
+            }
+            lines.clear();
+            depth = i.depth;
+        }
+        lines.push(i.clone());
+    }
+    if lines.len() >= want.max(1) {
+        best = lines;
+    }
+    best.sort_by_key(|i| i.multipv);
+    best
 }
 
-/// Runs one search to its end, handing every iteration to `on_info`; with `only` not empty, only
-/// those root moves are searched.
+/// Runs one search to its end, handing every iteration to `on_info`, and returns every report;
+/// with `only` not empty, only those root moves are searched.
 fn search<G: Evaluate>(
     engine: &mut Engine<G>,
     root: &G,
@@ -433,13 +712,12 @@ fn search<G: Evaluate>(
     limits: Limits,
     only: Vec<G::Move>,
     mut on_info: impl FnMut(&Info<G::Move>) -> Result<(), String>,
-) -> Result<Searched<G::Move>, String> {
+) -> Result<Vec<Info<G::Move>>, String> {
     let (tx, rx) = crossbeam_channel::unbounded();
     engine.go_with(*root, history.to_vec(), limits, false, only, move |e| {
         let _ = tx.send(e);
     });
-    let mut lines: Vec<Info<G::Move>> = Vec::new();
-    let mut best = None;
+    let mut infos: Vec<Info<G::Move>> = Vec::new();
     let mut failed = None;
     for event in rx.iter() {
         match event {
@@ -451,22 +729,15 @@ fn search<G: Evaluate>(
                         failed = Some(e);
                     }
                 }
-                let slot = i.multipv.max(1) - 1;
-                if lines.len() <= slot {
-                    lines.resize(slot + 1, i.clone());
-                }
-                lines[slot] = i;
+                infos.push(i);
             }
-            Event::Done { best: b, .. } => {
-                best = b;
-                break;
-            }
+            Event::Done { .. } => break,
         }
     }
     engine.wait();
     match failed {
         Some(e) => Err(e),
-        None => Ok(Searched { lines, best }),
+        None => Ok(infos),
     }
 }
 
@@ -514,7 +785,7 @@ fn analyze_position<G: Evaluate>(
         )?;
     }
     let multi = limits.multipv > 1;
-    let done = search(engine, root, &[], limits, Vec::new(), |i| {
+    let infos = search(engine, root, &[], limits, Vec::new(), |i| {
         let pv = line_text(root, &i.pv);
         if json {
             JsonLine::Info {
@@ -545,8 +816,9 @@ fn analyze_position<G: Evaluate>(
         }
         Ok(())
     })?;
-    let best = done.best.map(|m| root.format_move(&m, MoveStyle::Standard));
-    let top = done.lines.first();
+    let lines = deepest(&infos, 1);
+    let top = lines.first().filter(|i| !i.pv.is_empty());
+    let best = top.map(|i| root.format_move(&i.pv[0], MoveStyle::Standard));
     if json {
         JsonLine::Best {
             mv: best,
@@ -577,17 +849,19 @@ fn outcome_text<G: Evaluate>(pos: &G) -> String {
 /// Reads every move of a game from `start`, in the variant's notation.
 ///
 /// # Errors
-/// The first move that is unreadable, illegal or ambiguous, named by its move number.
-pub fn replay<G: Evaluate>(start: &G, texts: &[String]) -> Result<Vec<G::Move>, String> {
+/// The first move that is unreadable, illegal or ambiguous: its index, and a message naming it by
+/// its move number.
+pub fn replay<G: Evaluate>(start: &G, texts: &[String]) -> Result<Vec<G::Move>, (usize, String)> {
     let mut pos = *start;
     let mut moves = Vec::with_capacity(texts.len());
     for (ply, text) in texts.iter().enumerate() {
         let mv = pos.parse_move(text).map_err(|e| {
-            format!(
+            let text = format!(
                 "move {} ({} {text:?}): {e}",
                 move_number::<G>(start, ply),
                 side_name(pos.side_to_move())
-            )
+            );
+            (ply, text)
         })?;
         moves.push(mv);
         pos = pos.play(&mv);
@@ -597,7 +871,7 @@ pub fn replay<G: Evaluate>(start: &G, texts: &[String]) -> Result<Vec<G::Move>, 
 
 /// The number a ply is written with: `12.` or `12...`. Move pairs begin with the side that moves
 /// first in the variant's initial position (Black in English draughts).
-pub fn move_number<G: Evaluate>(start: &G, ply: usize) -> String {
+pub fn move_number<G: crate::game::Game>(start: &G, ply: usize) -> String {
     let first = G::start().side_to_move();
     // A game from a position with the other side to move begins in the second half of move 1.
     let half = ply + usize::from(start.side_to_move() != first);
@@ -683,11 +957,100 @@ pub struct MoveReport {
     pub book: bool,
     /// Depth of the search behind the scores.
     pub depth: u32,
+    /// The move was about to be marked and was searched again deeper: the scores are the deeper
+    /// search's.
+    pub rechecked: bool,
+}
+
+/// The scores of one position's move: the engine's choice and the move played, from one search.
+struct Scored<M> {
+    best: M,
+    best_score: Option<i32>,
+    played_score: Option<i32>,
+    best_line: Vec<M>,
+    depth: u32,
+}
+
+/// Scores the move `mv` played from `pos`: a search over every move finds the engine's choice;
+/// when the move played is another one, one search over the two scores both, and the higher is
+/// the best (so the best never scores below the move played).
+fn score_move<G: Evaluate>(
+    engine: &mut Engine<G>,
+    pos: &G,
+    history: &[u64],
+    limits: Limits,
+    mv: &G::Move,
+) -> Result<Scored<G::Move>, String> {
+    let all = search(engine, pos, history, limits, Vec::new(), |_| Ok(()))?;
+    let top = deepest(&all, 1);
+    let Some(first) = top.first().filter(|i| !i.pv.is_empty()) else {
+        // No iteration completed (a tiny --movetime): nothing to compare.
+        return Ok(Scored {
+            best: *mv,
+            best_score: None,
+            played_score: None,
+            best_line: Vec::new(),
+            depth: 0,
+        });
+    };
+    let choice = first.pv[0];
+    if choice == *mv {
+        return Ok(Scored {
+            best: choice,
+            best_score: Some(first.score),
+            played_score: Some(first.score),
+            best_line: first.pv.clone(),
+            depth: first.depth,
+        });
+    }
+    let pair_limits = Limits { multipv: 2, ..limits };
+    let pair = search(engine, pos, history, pair_limits, vec![choice, *mv], |_| Ok(()))?;
+    let lines = deepest(&pair, 2);
+    let line_of = |m: &G::Move| lines.iter().find(|i| i.pv.first() == Some(m));
+    match (line_of(&choice), line_of(mv)) {
+        (Some(b), Some(p)) if b.score > p.score => Ok(Scored {
+            best: choice,
+            best_score: Some(b.score),
+            played_score: Some(p.score),
+            best_line: b.pv.clone(),
+            depth: b.depth,
+        }),
+        // The move played scores as well as the engine's choice in the search of both: it is as
+        // good a move, and no loss.
+        (Some(_), Some(p)) => Ok(Scored {
+            best: *mv,
+            best_score: Some(p.score),
+            played_score: Some(p.score),
+            best_line: p.pv.clone(),
+            depth: p.depth,
+        }),
+        // The pair's search did not complete an iteration with both lines: the first search's
+        // choice and score, the move played unscored.
+        _ => Ok(Scored {
+            best: choice,
+            best_score: Some(first.score),
+            played_score: None,
+            best_line: first.pv.clone(),
+            depth: first.depth,
+        }),
+    }
+}
+
+/// The limits of the second look at a move about to be marked: two plies deeper, or twice the time.
+fn deeper(limits: Limits) -> Limits {
+    Limits {
+        depth: limits.depth.map(|d| d + 2),
+        movetime: limits.movetime.map(|t| t * 2),
+        ..limits
+    }
 }
 
 /// Evaluates every move of a game (already read by [`replay`]) with the search limits and, for
 /// the moves played from positions it has expanded, the opening book of `how`; `progress` is
 /// told each ply before its search.
+///
+/// # Errors
+/// The output cannot be written.
 pub fn analyze_game<G: Evaluate>(
     engine: &mut Engine<G>,
     start: &G,
@@ -713,36 +1076,34 @@ pub fn analyze_game<G: Evaluate>(
         let report = if let Some(report) = book {
             report
         } else {
-            let limits = how.0;
-            let all = search(engine, &pos, &history, limits, Vec::new(), |_| Ok(()))?;
-            let top = all.lines.first();
-            let best = all.best.unwrap_or(*mv);
-            let best_score = top.map(|i| i.score);
-            let played_score = if best == *mv {
-                best_score
-            } else {
-                let own = search(engine, &pos, &history, limits, vec![*mv], |_| Ok(()))?;
-                own.lines.first().map(|i| i.score)
-            };
-            let mark = match (best_score, played_score) {
-                (Some(b), Some(p)) if best != *mv => marks.mark(b, p),
+            let mark_of = |s: &Scored<G::Move>| match (s.best_score, s.played_score) {
+                (Some(b), Some(p)) if s.best != *mv => marks.mark(b, p),
                 _ => "",
             };
-            let best_line = match top {
-                Some(i) if !i.pv.is_empty() => line_text(&pos, &i.pv),
-                _ => vec![pos.format_move(&best, MoveStyle::Standard)],
+            let mut scored = score_move(engine, &pos, &history, how.0, mv)?;
+            let mut rechecked = false;
+            if !mark_of(&scored).is_empty() {
+                // A mark stands only if a deeper look agrees; the deeper scores are reported.
+                scored = score_move(engine, &pos, &history, deeper(how.0), mv)?;
+                rechecked = true;
+            }
+            let best_line = if scored.best_line.is_empty() {
+                vec![pos.format_move(&scored.best, MoveStyle::Standard)]
+            } else {
+                line_text(&pos, &scored.best_line)
             };
             MoveReport {
                 number: move_number(start, ply),
                 side: pos.side_to_move(),
                 played: pos.format_move(mv, MoveStyle::Standard),
-                played_score,
-                best: pos.format_move(&best, MoveStyle::Standard),
-                best_score,
+                played_score: scored.played_score,
+                best: pos.format_move(&scored.best, MoveStyle::Standard),
+                best_score: scored.best_score,
                 best_line,
-                mark,
+                mark: mark_of(&scored),
                 book: false,
-                depth: top.map_or(0, |i| i.depth),
+                depth: scored.depth,
+                rechecked,
             }
         };
         print_move(&report, ply, json)?;
@@ -789,6 +1150,7 @@ fn book_report<G: Evaluate>(
         mark,
         book: true,
         depth: played.depth,
+        rechecked: false,
     })
 }
 
@@ -877,16 +1239,61 @@ fn print_move(r: &MoveReport, ply: usize, json: bool) -> Result<(), String> {
 
 /// Counts of marked moves and the summed loss of one player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Tally {
-    moves: usize,
-    mistakes: usize,
-    blunders: usize,
-    book: usize,
-    loss: i64,
+pub struct Tally {
+    /// Moves analysed.
+    pub moves: usize,
+    /// Moves marked `?`.
+    pub mistakes: usize,
+    /// Moves marked `??`.
+    pub blunders: usize,
+    /// Moves scored from the book.
+    pub book: usize,
+    /// Summed loss, in hundredths of a man.
+    pub loss: i64,
 }
 
-/// Prints the per-player summary after the moves, and the game's result.
-fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Result<(), String> {
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.moves += other.moves;
+        self.mistakes += other.mistakes;
+        self.blunders += other.blunders;
+        self.book += other.book;
+        self.loss += other.loss;
+    }
+
+    /// Average loss per move, in men.
+    fn average(&self) -> f64 {
+        if self.moves > 0 {
+            self.loss as f64 / self.moves as f64 / 100.0
+        } else {
+            0.0
+        }
+    }
+
+    /// `12 moves (3 from the book), 1 mistake (?), 0 blunders (??), average loss 0.05`.
+    fn text(&self) -> String {
+        let book = if self.book > 0 {
+            format!(" ({} from the book)", self.book)
+        } else {
+            String::new()
+        };
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        format!(
+            "{} move{}{book}, {} mistake{} (?), {} blunder{} (??), average loss {:.2}",
+            self.moves,
+            s(self.moves),
+            self.mistakes,
+            s(self.mistakes),
+            self.blunders,
+            s(self.blunders),
+            self.average()
+        )
+    }
+}
+
+/// Prints the per-player summary after the moves, and the game's result; returns the tallies
+/// (White's, Black's).
+fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Result<[Tally; 2], String> {
     let mut tally = [Tally::default(); 2];
     for r in reports {
         let t = &mut tally[r.side.index()];
@@ -901,11 +1308,6 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Re
     }
     for side in [Side::White, Side::Black] {
         let t = tally[side.index()];
-        let avg = if t.moves > 0 {
-            t.loss as f64 / t.moves as f64 / 100.0
-        } else {
-            0.0
-        };
         if json {
             JsonLine::Summary {
                 side: side_name(side).to_ascii_lowercase(),
@@ -913,25 +1315,11 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Re
                 mistakes: t.mistakes,
                 blunders: t.blunders,
                 book: t.book,
-                average_loss: (avg * 1000.0).round() / 1000.0,
+                average_loss: (t.average() * 1000.0).round() / 1000.0,
             }
             .print()?;
         } else {
-            let book = if t.book > 0 {
-                format!(" ({} from the book)", t.book)
-            } else {
-                String::new()
-            };
-            say!(
-                "{}: {} move{}{book}, {} mistake{} (?), {} blunder{} (??), average loss {avg:.2}",
-                side_name(side),
-                t.moves,
-                if t.moves == 1 { "" } else { "s" },
-                t.mistakes,
-                if t.mistakes == 1 { "" } else { "s" },
-                t.blunders,
-                if t.blunders == 1 { "" } else { "s" }
-            )?;
+            say!("{}: {}", side_name(side), t.text())?;
         }
     }
     if !json {
@@ -939,5 +1327,44 @@ fn print_summary(reports: &[MoveReport], json: bool, result: Option<&str>) -> Re
             say!("Result: {res}")?;
         }
     }
-    Ok(())
+    Ok(tally)
+}
+
+/// Prints the totals of a file's games: games analysed and skipped, then each side's tally.
+fn print_file_summary(
+    analysed: &[([Tally; 2], Vec<MoveReport>)],
+    skipped: usize,
+    json: bool,
+) -> Result<(), String> {
+    let mut total = [Tally::default(); 2];
+    for (t, _) in analysed {
+        total[0].add(&t[0]);
+        total[1].add(&t[1]);
+    }
+    if json {
+        let mut both = total[0];
+        both.add(&total[1]);
+        return JsonLine::File {
+            games: analysed.len(),
+            skipped,
+            moves: both.moves,
+            mistakes: both.mistakes,
+            blunders: both.blunders,
+            average_loss: (both.average() * 1000.0).round() / 1000.0,
+        }
+        .print();
+    }
+    say!("")?;
+    let skipped = if skipped > 0 {
+        format!(" ({skipped} skipped: see the warnings)")
+    } else {
+        String::new()
+    };
+    say!(
+        "File: {} game{} analysed{skipped}",
+        analysed.len(),
+        if analysed.len() == 1 { "" } else { "s" }
+    )?;
+    say!("  White: {}", total[0].text())?;
+    say!("  Black: {}", total[1].text())
 }
