@@ -2,7 +2,9 @@
 //! player or a GUI to read. Each analysed move gets its score and depth as a comment (`{+0.35/10}`,
 //! `{book +0.01}`), a marked move its `?` or `??`, and the better line as a variation after it
 //! (`(12. 31-27 {+1.20/10} 22x31 13. 36x27)`). Tags are kept as the file gave them, with an
-//! `Annotator` tag; moves after a rule ended the game are kept without analysis.
+//! `Annotator` tag, and a `GameType` tag when the file had none, so that a GUI reads the variant
+//! analysed; moves after a rule ended the game are kept without analysis. Captures are written
+//! with `x`, as PDN writes them (`d4xf6` where Russian notation writes `d4:f6`).
 
 use super::{MoveReport, move_number, score_text};
 use crate::game::Game;
@@ -40,10 +42,21 @@ fn score_comment(r: &MoveReport) -> Option<String> {
     })
 }
 
+/// A move as PDN writes it: captures with `x`.
+fn pdn_move(text: &str) -> String {
+    text.replace(':', "x")
+}
+
 /// One game with its analysis as PDN text, ending with a blank line. `start` is the game's start
 /// position in the variant analysed (for the move numbers); `reports` the analysis of its first
-/// moves (all of them, unless a rule ended the game earlier).
-pub fn game_text<G: Game>(game: &PdnGame, start: &G, reports: &[MoveReport]) -> String {
+/// moves (all of them, unless a rule ended the game earlier); `game_type` the variant's `GameType`,
+/// written when the game has none.
+pub fn game_text<G: Game>(
+    game: &PdnGame,
+    start: &G,
+    reports: &[MoveReport],
+    game_type: Option<&str>,
+) -> String {
     let mut out = String::new();
     let mut annotated = false;
     for (name, value) in &game.tags {
@@ -53,6 +66,9 @@ pub fn game_text<G: Game>(game: &PdnGame, start: &G, reports: &[MoveReport]) -> 
         } else {
             out += &format!("[{name} {}]\n", quoted(value));
         }
+    }
+    if let Some(t) = game_type.filter(|_| game.tag("GameType").is_none()) {
+        out += &format!("[GameType {}]\n", quoted(t));
     }
     if !annotated {
         out += &format!("[Annotator {}]\n", quoted("Tempo"));
@@ -70,10 +86,10 @@ pub fn game_text<G: Game>(game: &PdnGame, start: &G, reports: &[MoveReport]) -> 
         }
         renumber = false;
         let Some(r) = reports.get(ply) else {
-            tokens.push(text.clone());
+            tokens.push(pdn_move(text));
             continue;
         };
-        tokens.push(format!("{}{}", r.played, r.mark));
+        tokens.push(format!("{}{}", pdn_move(&r.played), r.mark));
         if let Some(c) = score_comment(r) {
             tokens.push(c);
         }
@@ -116,7 +132,7 @@ fn variation(number: &str, r: &MoveReport) -> Vec<String> {
         if k > 0 && half % 2 == 0 {
             tokens.push(format!("{}.", half / 2 + 1));
         }
-        tokens.push(mv.clone());
+        tokens.push(pdn_move(mv));
         if k == 0 {
             if let Some(s) = r.best_score {
                 tokens.push(comment(&format!("{}/{}", score_text(s), r.depth)));

@@ -118,26 +118,46 @@ fn panel(out: &mut String, c: &Chart, y0: f64) {
     for men in [-4, -2, 0, 2, 4] {
         let yy = y(men * 100);
         let stroke = if men == 0 { "#777" } else { "#bbb" };
+        let label = if men == 0 {
+            "0".to_string()
+        } else {
+            format!("{men:+}")
+        };
         let _ = writeln!(
             out,
-            r##"<line x1="{LEFT:.0}" y1="{yy:.1}" x2="{:.0}" y2="{yy:.1}" stroke="{stroke}" stroke-width="1"/><text x="{:.0}" y="{:.1}" font-size="11" text-anchor="end" fill="#444">{men:+}</text>"##,
+            r##"<line x1="{LEFT:.0}" y1="{yy:.1}" x2="{:.0}" y2="{yy:.1}" stroke="{stroke}" stroke-width="1"/><text x="{:.0}" y="{:.1}" font-size="11" text-anchor="end" fill="#444">{label}</text>"##,
             LEFT + PANEL_W,
             LEFT - 6.0,
             yy + 4.0
         );
     }
-    // Move numbers along the bottom, every ten moves (twenty plies).
-    let mut ply = 0;
-    while ply < c.points.len() {
+    // Move numbers along the bottom, at a round step that gives at most about ten of them.
+    let moves = c.points.len().div_ceil(2).max(1);
+    let step = [1, 2, 5, 10, 20, 50, 100]
+        .into_iter()
+        .find(|&s| moves / s <= 10)
+        .unwrap_or(200);
+    let mut number = 1;
+    while 2 * (number - 1) < c.points.len().max(1) {
         let _ = writeln!(
             out,
-            r##"<text x="{:.1}" y="{:.0}" font-size="11" text-anchor="middle" fill="#444">{}</text>"##,
-            x(ply),
-            y0 + PANEL_H + 14.0,
-            ply / 2 + 1
+            r##"<text x="{:.1}" y="{:.0}" font-size="11" text-anchor="middle" fill="#444">{number}</text>"##,
+            x(2 * (number - 1)),
+            y0 + PANEL_H + 14.0
         );
-        ply += 20;
+        // 1, then the multiples of the step.
+        number = if number == 1 && step > 1 {
+            step
+        } else {
+            number + step
+        };
     }
+    let _ = writeln!(
+        out,
+        r##"<text x="{:.0}" y="{:.0}" font-size="11" text-anchor="end" fill="#444">move</text>"##,
+        LEFT + PANEL_W,
+        y0 + PANEL_H + 28.0
+    );
     let mut path = String::new();
     for (k, p) in c.points.iter().enumerate() {
         if let Some(s) = p {
@@ -157,14 +177,21 @@ fn panel(out: &mut String, c: &Chart, y0: f64) {
             continue;
         };
         let colour = if *mark == "??" { "#d02020" } else { "#e08000" };
+        let (cx, cy) = (x(*k), y(s));
+        // The label on the side of the dot away from the edge it is near, in a white halo so
+        // that the curve does not cross it.
+        let anchor = if cx > LEFT + PANEL_W - 60.0 {
+            "end"
+        } else if cx < LEFT + 60.0 {
+            "start"
+        } else {
+            "middle"
+        };
+        let ly = if s > 0 { cy + 18.0 } else { cy - 10.0 };
         let _ = writeln!(
             out,
-            r##"<circle class="mark" cx="{:.1}" cy="{:.1}" r="5" fill="{colour}" stroke="#000" stroke-width="0.8"><title>{}</title></circle><text x="{:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="{colour}">{}</text>"##,
-            x(*k),
-            y(s),
+            r##"<circle class="mark" cx="{cx:.1}" cy="{cy:.1}" r="5" fill="{colour}" stroke="#000" stroke-width="0.8"><title>{}</title></circle><text x="{cx:.1}" y="{ly:.1}" font-size="11" text-anchor="{anchor}" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>"##,
             xml(label),
-            x(*k),
-            if s > 0 { y(s) + 16.0 } else { y(s) - 9.0 },
             xml(label)
         );
     }

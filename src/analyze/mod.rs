@@ -19,7 +19,7 @@ use crate::book::Book;
 use crate::engine::{Engine, Event};
 use crate::eval::Evaluate;
 use crate::game::{MoveStyle, Side};
-use crate::pdn_tags::{Inferred, infer_variant, setup, variant_of_game_type};
+use crate::pdn_tags::{Inferred, game_type, infer_variant, setup, variant_of_game_type};
 use crate::say;
 use crate::search::{Info, Limits, win_distance};
 use crate::variant::Variant;
@@ -184,6 +184,9 @@ pub enum JsonLine {
         book: bool,
         /// Search depth behind the scores.
         depth: u32,
+        /// The move was about to be marked and was searched again deeper (the scores and depth
+        /// are the deeper search's).
+        rechecked: bool,
         /// The best line.
         best_line: Vec<String>,
     },
@@ -246,27 +249,36 @@ const MARKS_HELP: &str = "\
 Scores are in men (a man is 1.00) for the side to move, or `win in N` / `loss in N` moves when the
 search proves the result.
 
-Game analysis (--pdn) prints, for every move, the played move and its score, the best move and its
-score, both from the view of the player who moves, and the loss (best minus played). Marks:
+Game analysis (--pdn) analyses every game of the file, or those --game selects, and first names
+the variant and why (--variant, the GameType tag, or what the games' FEN and moves show). It prints,
+for every move, the played move and its score, the best move and its score, both from the view of
+the player who moves, and the loss (best minus played). When the move played is not the engine's
+choice, one search over the two scores both, so the best move never scores below the move played.
+Marks:
   ??  a blunder: the loss is at least --blunder men (default 1.5), or the move gives away a proven
       win, or it walks into a proven loss that the best move avoids;
   ?   a mistake: the loss is at least --mistake men (default 0.5).
+A move about to be marked is searched again two plies deeper (twice as long with --movetime), and
+the mark and scores are the deeper search's.
 A move played from a position that the opening book has expanded (--book FILE, by default the
 variant's shipped book; --no-book searches every move) is marked `book` and is not searched: its
 score, the best move's and the loss come from the book, and it is marked ?/?? on them.
-A summary per player follows: moves, book moves, marks, and the average loss in men (a move between
-proven results counts as no loss). An illegal or unreadable move stops the analysis before any search,
-naming the move number.
+A summary per player follows each game: moves, book moves, marks, and the average loss in men (a
+move between proven results counts as no loss); a file of several games ends with their totals.
+A game that cannot be read or has an illegal move is skipped with a warning naming its line and
+column; when no game selected reads, the command fails with that error.
 
 JSON lines (--json): a position gives `{\"type\":\"info\",...}` per completed iteration and line, then
-`{\"type\":\"best\",...}`; a game gives `{\"type\":\"game\",...}`, `{\"type\":\"move\",...}` per move and
+`{\"type\":\"best\",...}`; a game gives `{\"type\":\"game\",...}` (with `variant` and `variant_from`),
+`{\"type\":\"move\",...}` per move (with `rechecked` when the move was searched again deeper) and
 `{\"type\":\"summary\",...}`; a game that a rule ended before its last move (a repetition, a
 counted draw) gets `{\"type\":\"end\",\"ply\":N,\"reason\":...,\"result\":...,\"unanalysed\":K}` there,
-and the moves after it are not analysed. Each score is two fields: `score` (`played_score`, `best_score`) in
-hundredths of a man, and `win` (`played_win`, `best_win`): the moves to a proven win, negative for a
-proven loss, otherwise null.
+and the moves after it are not analysed; several games end with `{\"type\":\"file\",...}`. Each score is
+two fields: `score` (`played_score`, `best_score`) in hundredths of a man, and `win` (`played_win`,
+`best_win`): the moves to a proven win, negative for a proven loss, otherwise null.
 
-Progress for game analysis goes to standard error when it is a terminal.";
+Progress for game analysis (the game, the move and the time left) goes to standard error when it
+is a terminal, and nowhere otherwise.";
 
 /// The games `--game` selects: `N` or `N-M`, counting from 1.
 fn parse_games_range(text: &str) -> Result<(usize, usize), String> {
@@ -534,7 +546,7 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
         let text: String = games
             .iter()
             .zip(&analysed)
-            .map(|(g, (_, r))| annotate::game_text(&g.read.game, &g.start, r))
+            .map(|(g, (_, r))| annotate::game_text(&g.read.game, &g.start, r, game_type(variant)))
             .collect();
         crate::fsutil::write_atomic(out, text.as_bytes())?;
     }
@@ -1213,6 +1225,7 @@ fn print_move(r: &MoveReport, ply: usize, json: bool) -> Result<(), String> {
             mark: r.mark.to_string(),
             book: r.book,
             depth: r.depth,
+            rechecked: r.rechecked,
             best_line: r.best_line.clone(),
         }
         .print()
