@@ -308,11 +308,15 @@ mod tests {
             Inferred::One(v, why) => assert_eq!(v, Variant::International, "{why}"),
             other => panic!("{other:?}"),
         }
-        // A 32-square FEN is not International's.
+        // A FEN alone on squares 1-32 fits the 10x10 board too: International, PDN's default,
+        // and the reason names the 8x8 variants that fit as well.
         let fen = Some("W:W18,24,27:B12,16");
         match infer_variant(&[(fen, &[], false)]) {
-            Inferred::One(v, _) => assert_ne!(v, Variant::International),
-            Inferred::Several(c) => assert!(!c.contains(&Variant::International), "{c:?}"),
+            Inferred::One(v, why) => {
+                assert_eq!(v, Variant::International, "{why}");
+                assert!(why.contains("english") && why.contains("--variant"), "{why}");
+            }
+            other => panic!("{other:?}"),
         }
     }
 

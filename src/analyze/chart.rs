@@ -178,8 +178,7 @@ fn panel(out: &mut String, c: &Chart, y0: f64) {
         };
         let colour = if *mark == "??" { "#d02020" } else { "#e08000" };
         let (cx, cy) = (x(*k), y(s));
-        // The label on the side of the dot away from the edge it is near, in a white halo so
-        // that the curve does not cross it.
+        // The label on the side of the dot away from the edge it is near, in a white halo.
         let anchor = if cx > LEFT + PANEL_W - 60.0 {
             "end"
         } else if cx < LEFT + 60.0 {
@@ -187,7 +186,15 @@ fn panel(out: &mut String, c: &Chart, y0: f64) {
         } else {
             "middle"
         };
-        let ly = if s > 0 { cy + 18.0 } else { cy - 10.0 };
+        // Away from the zero line, where the curve comes from; inside the panel at its edges.
+        let ly = if s > 0 { cy - 10.0 } else { cy + 18.0 };
+        let ly = if ly < y0 + 12.0 {
+            cy + 18.0
+        } else if ly > y0 + PANEL_H - 4.0 {
+            cy - 10.0
+        } else {
+            ly
+        };
         let _ = writeln!(
             out,
             r##"<circle class="mark" cx="{cx:.1}" cy="{cy:.1}" r="5" fill="{colour}" stroke="#000" stroke-width="0.8"><title>{}</title></circle><text x="{cx:.1}" y="{ly:.1}" font-size="11" text-anchor="{anchor}" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>"##,
