@@ -6,7 +6,9 @@
 //! - [`game`]: the [`game::Game`] trait every component is written against, moves lists, errors;
 //! - [`draughts`]: the square-board family, one generator compiled per variant from its rules;
 //! - [`variant`]: variant names and the runtime-to-type dispatch ([`with_variant!`]);
-//! - [`perft`]: move-generator verification; [`pdn`]: game records;
+//! - [`perft`]: move-generator verification; [`pdn`]: game records; [`pdn_tags`]: the variant a
+//!   `GameType` names, and the other way; [`verdict`]: where the rules end a game record;
+//! - [`output`]: lines to standard output that end a command quietly when the reader has gone;
 //! - [`egdb`]: endgame databases, built by retrograde analysis and probed by the search;
 //! - [`eval`], [`search`], [`tt`]: evaluation, the search and its transposition table (rules code
 //!   never imports them);
@@ -36,7 +38,10 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod meminfo;
+pub mod output;
 pub mod pdn;
+pub mod pdn_read;
+pub mod pdn_tags;
 pub mod perft;
 pub mod protocol;
 pub mod search;
@@ -45,4 +50,5 @@ pub mod show;
 pub mod train;
 pub mod tt;
 pub mod variant;
+pub mod verdict;
 pub mod zobrist;

@@ -92,13 +92,15 @@ enum Command {
     /// each row, the numbers of its squares; Turkish and Armenian show coordinates only. Sixteen
     /// Soldiers and MuchADo are drawn as their graphs of points, named as in their notation.
     Show(tempo::show::ShowArgs),
-    /// Analyse a position (its best lines) or every move of a PDN game (errors marked ? and ??).
+    /// Analyse a position (its best lines) or every move of the games of a PDN file (errors
+    /// marked ? and ??).
     ///
     /// With --fen (or neither --fen nor --pdn: the initial position), prints each completed
     /// iteration (depth, score, line in the variant's notation) and the best move. With --pdn,
-    /// evaluates every move of the game: the played move's score against the best move's, both
-    /// for the player who moves, and marks errors by the loss. --json prints one JSON object per
-    /// line instead.
+    /// evaluates every move of every game (or of those --game selects): the played move's score
+    /// against the best move's, both for the player who moves, and marks errors by the loss;
+    /// --annotate writes the games back with the analysis, --chart draws their evaluation. --json
+    /// prints one JSON object per line instead.
     Analyze(tempo::analyze::AnalyzeArgs),
     /// Play engines against each other (Hub or UCI-style child processes): a match of two, a
     /// round robin or gauntlet of more, with openings, clocks, adjudication, Elo, SPRT and PDN
@@ -197,7 +199,7 @@ enum DupArg {
 }
 
 // `say!` writes one line to standard output; a closed output (`| head`) becomes
-// [`tempo::analyze::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
+// [`tempo::output::OUTPUT_CLOSED`], which ends the command quietly, where `println!` would panic.
 use tempo::say;
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -425,7 +427,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader has gone (`| head`): what it wanted was written; nothing to report.
-        Err(e) if e == tempo::analyze::OUTPUT_CLOSED => ExitCode::SUCCESS,
+        Err(e) if e == tempo::output::OUTPUT_CLOSED => ExitCode::SUCCESS,
         Err(e) => {
             // Errors quote what they refuse; a token of a megabyte (a broken openings file) or a
             // number of 309 digits is cut as the protocols cut it, line by line.

@@ -1,17 +1,15 @@
 //! Portable Draughts Notation: reading and writing game records.
 //!
-//! The reader follows PDN 3.0 as draughts programs write it: tag pairs `[Name "Value"]`, move
-//! numbers (`1.`, `1...`), comments in braces or after `;` to the end of the line, variations in
-//! parentheses (nested, skipped), NAGs (`$12`) and move annotations (`!`, `?`, `!?`...), and a game
-//! result (`2-0 0-2 1-1 1-0 0-1 1/2-1/2 *`). A file may hold several games. Moves are kept as
-//! text: only the position knows what a move means, so callers match each one with
+//! The reader ([`crate::pdn_read`], re-exported here) follows PDN 3.0 as the standard and real files
+//! write it: tags, move numbers, comments, nested variations, NAGs and move strengths, escape
+//! lines, clock commands, moves written with spaces or without separators; a file may hold several
+//! games, and a bad one is skipped with its line and column. Moves are kept as text: only the
+//! position knows what a move means, so callers match each one with
 //! [`crate::game::Game::parse_move`].
 //!
 //! The writer puts the tags in the standard order (PDN's seven-tag roster, then the others as
 //! given), numbers the moves, starting with `1...` when Black moves first in a `FEN` tag, and wraps
 //! the move text at [`LINE_WIDTH`] characters.
-
-use std::fmt;
 
 /// The largest PDN file read, in bytes (64 MiB: hundreds of thousands of games). A larger input,
 /// or one without end such as `/dev/zero`, is refused instead of filling the memory.
@@ -26,6 +24,28 @@ pub fn read_file(path: &std::path::Path) -> Result<String, String> {
     // A regular file only: a FIFO would block the open, a device would never end.
     let bytes = crate::fsutil::read_capped(path, MAX_PDN_BYTES)?;
     String::from_utf8(bytes).map_err(|e| format!("cannot read {}: not UTF-8 text ({e})", path.display()))
+}
+
+/// Reads a PDN file of at most [`MAX_PDN_BYTES`] as text, as [`read_file`] does, but reads a file
+/// that is not UTF-8 byte by byte as Latin-1 (older exports are written in a legacy code page)
+/// instead of refusing it; the note then says so.
+///
+/// # Errors
+/// The file cannot be opened or read, or is larger than the cap; the message names the file.
+pub fn read_text(path: &std::path::Path) -> Result<(String, Option<String>), String> {
+    let bytes = crate::fsutil::read_capped(path, MAX_PDN_BYTES)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((text, None)),
+        Err(e) => {
+            let text = e.as_bytes().iter().map(|&b| char::from(b)).collect();
+            let note = format!(
+                "{}: not UTF-8 ({}): read as Latin-1, so names may show wrongly",
+                path.display(),
+                e.utf8_error()
+            );
+            Ok((text, Some(note)))
+        }
+    }
 }
 
 /// The longest line the writer produces in the move text (PGN/PDN export convention: 80).
@@ -64,242 +84,15 @@ impl PdnGame {
     }
 }
 
-/// Why a PDN text could not be read; `line` counts from 1.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdnError {
-    /// The line where the problem was found.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
+pub use crate::pdn_read::{PdnError, Place, ReadGame, read_games};
 
-impl fmt::Display for PdnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PDN line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for PdnError {}
-
-/// A character cursor that counts lines for error messages.
-struct Cursor<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
-    line: usize,
-}
-
-impl Cursor<'_> {
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
-    }
-    fn next(&mut self) -> Option<char> {
-        let c = self.chars.next();
-        if c == Some('\n') {
-            self.line += 1;
-        }
-        c
-    }
-    fn error<T>(&self, message: impl Into<String>) -> Result<T, PdnError> {
-        Err(PdnError {
-            line: self.line,
-            message: message.into(),
-        })
-    }
-}
-
-/// Whether a character ends a move-text token.
-fn is_delimiter(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '[' | ']' | '{' | '}' | '(' | ')' | ';' | '$' | '"')
-}
-
-/// Reads every game of a PDN text.
+/// Reads every game of a PDN text ([`read_games`]), refusing the text at its first bad game.
 ///
 /// # Errors
-/// A [`PdnError`] with the line of an unterminated tag, comment or variation, a malformed tag, a
-/// stray closing bracket, or a token that is not PDN.
+/// The [`PdnError`] of the first game that cannot be read: an unterminated tag, comment or
+/// variation, a malformed tag, a stray closing bracket, or a token that is not PDN.
 pub fn parse_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
-    let mut cur = Cursor {
-        chars: text.chars().peekable(),
-        line: 1,
-    };
-    let mut games = Vec::new();
-    let mut game = PdnGame::default();
-    // Whether the current game has begun (a tag, move or result seen).
-    let mut started = false;
-    while let Some(c) = cur.peek() {
-        match c {
-            _ if c.is_whitespace() || c == '\u{feff}' => {
-                cur.next();
-            }
-            '[' => {
-                // A tag after move text starts the next game (a missing result is allowed).
-                if !game.moves.is_empty() || game.result.is_some() {
-                    games.push(std::mem::take(&mut game));
-                }
-                cur.next();
-                let (name, value) = read_tag(&mut cur)?;
-                game.tags.push((name, value));
-                started = true;
-            }
-            '{' => skip_comment(&mut cur)?,
-            ';' => {
-                while let Some(c) = cur.next() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => skip_variation(&mut cur)?,
-            ')' | ']' | '}' => return cur.error(format!("unexpected {c:?}")),
-            '"' => return cur.error("a quoted string outside a tag"),
-            '$' => {
-                cur.next();
-                let mut digits = 0;
-                while cur.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    cur.next();
-                    digits += 1;
-                }
-                if digits == 0 {
-                    return cur.error("'$' without a NAG number");
-                }
-            }
-            _ => {
-                let mut token = String::new();
-                while let Some(c) = cur.peek().filter(|&c| !is_delimiter(c)) {
-                    token.push(c);
-                    cur.next();
-                }
-                started = true;
-                if RESULTS.contains(&token.as_str()) {
-                    game.result = Some(token);
-                    games.push(std::mem::take(&mut game));
-                    started = false;
-                    continue;
-                }
-                if let Some(mv) = move_of_token(&token).map_err(|m| PdnError {
-                    line: cur.line,
-                    message: m,
-                })? {
-                    game.moves.push(mv);
-                }
-            }
-        }
-    }
-    if started {
-        games.push(game);
-    }
-    Ok(games)
-}
-
-/// Reads `Name "Value"]` after the opening bracket.
-fn read_tag(cur: &mut Cursor<'_>) -> Result<(String, String), PdnError> {
-    let mut name = String::new();
-    while cur.peek().is_some_and(|c| c.is_whitespace()) {
-        cur.next();
-    }
-    while let Some(c) = cur.peek().filter(|&c| c.is_ascii_alphanumeric() || c == '_') {
-        name.push(c);
-        cur.next();
-    }
-    if name.is_empty() {
-        return cur.error("a tag without a name");
-    }
-    while cur.peek().is_some_and(|c| c.is_whitespace()) {
-        cur.next();
-    }
-    if cur.next() != Some('"') {
-        return cur.error(format!("tag {name} has no quoted value"));
-    }
-    let mut value = String::new();
-    loop {
-        match cur.next() {
-            None => return cur.error(format!("tag {name}: unterminated value")),
-            Some('"') => break,
-            Some('\\') => match cur.next() {
-                Some(c @ ('"' | '\\')) => value.push(c),
-                Some(c) => {
-                    value.push('\\');
-                    value.push(c);
-                }
-                None => return cur.error(format!("tag {name}: unterminated value")),
-            },
-            Some(c) => value.push(c),
-        }
-    }
-    while cur.peek().is_some_and(|c| c.is_whitespace()) {
-        cur.next();
-    }
-    if cur.next() != Some(']') {
-        return cur.error(format!("tag {name}: missing ']'"));
-    }
-    Ok((name, value))
-}
-
-/// Skips a `{...}` comment (comments do not nest).
-fn skip_comment(cur: &mut Cursor<'_>) -> Result<(), PdnError> {
-    let start = cur.line;
-    cur.next();
-    loop {
-        match cur.next() {
-            Some('}') => return Ok(()),
-            Some(_) => {}
-            None => {
-                return Err(PdnError {
-                    line: start,
-                    message: "unterminated comment".into(),
-                });
-            }
-        }
-    }
-}
-
-/// Skips a `(...)` variation with everything nested in it, comments included.
-fn skip_variation(cur: &mut Cursor<'_>) -> Result<(), PdnError> {
-    let start = cur.line;
-    cur.next();
-    let mut depth = 1;
-    while depth > 0 {
-        match cur.peek() {
-            None => {
-                return Err(PdnError {
-                    line: start,
-                    message: "unterminated variation".into(),
-                });
-            }
-            Some('{') => skip_comment(cur)?,
-            Some(c) => {
-                cur.next();
-                match c {
-                    '(' => depth += 1,
-                    ')' => depth -= 1,
-                    _ => {}
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The move in a move-text token, once its number and annotations are stripped: `12.32-28!` gives
-/// `32-28`, `12.` and `12...` give nothing.
-fn move_of_token(token: &str) -> Result<Option<String>, String> {
-    let mut rest = token;
-    // A move number: digits followed by one or more dots.
-    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if digits > 0 && rest[digits..].starts_with('.') {
-        rest = rest[digits..].trim_start_matches('.');
-    }
-    let rest = rest.trim_end_matches(['!', '?']);
-    if rest.is_empty() {
-        return Ok(None);
-    }
-    if rest
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | 'x' | 'X' | ':'))
-    {
-        Ok(Some(rest.to_string()))
-    } else {
-        Err(format!("not a move: {token:?}"))
-    }
+    read_games(text).into_iter().map(|g| g.map(|g| g.game)).collect()
 }
 
 /// Quotes a tag value, escaping `"` and `\`.
@@ -389,70 +182,6 @@ pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_tags_numbers_comments_variations_nags_and_results() {
-        let text = r#"[Event "Test \"quoted\" event"]
-[White "A"] [Black "B"]
-[Result "2-0"]
-1. 32-28 {opening} 19-23 2. 28x19 $3 14x23! (2... 13x24?! {alt} (2... 9x18)) 3.37-32 ; rest of line
-3... 10-14 2-0
-
-[Event "Second"]
-[FEN "B:W28,K40:B12"]
-1... 12-17 2. 40-45 *
-"#;
-        let games = parse_games(text).unwrap();
-        assert_eq!(games.len(), 2);
-        let g = &games[0];
-        assert_eq!(g.tag("Event"), Some("Test \"quoted\" event"));
-        assert_eq!(g.tag("Black"), Some("B"));
-        assert_eq!(g.tag("Round"), None);
-        assert_eq!(g.moves, ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]);
-        assert_eq!(g.result.as_deref(), Some("2-0"));
-        let g = &games[1];
-        assert_eq!(g.tag("FEN"), Some("B:W28,K40:B12"));
-        assert_eq!(g.moves, ["12-17", "40-45"]);
-        assert_eq!(g.result.as_deref(), Some("*"));
-    }
-
-    #[test]
-    fn every_result_token_ends_a_game() {
-        for r in RESULTS {
-            let games = parse_games(&format!("1. 32-28 19-23 {r} 1. 31-27 {r}")).unwrap();
-            assert_eq!(games.len(), 2, "{r}");
-            assert_eq!(games[0].result.as_deref(), Some(r));
-            assert_eq!(games[1].moves, ["31-27"]);
-        }
-    }
-
-    #[test]
-    fn a_game_without_result_ends_at_the_next_tag_or_the_end() {
-        let games = parse_games("[Event \"a\"]\n1. c3-d4 f6-g5\n[Event \"b\"]\n1. c3:e5").unwrap();
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].moves, ["c3-d4", "f6-g5"]);
-        assert_eq!(games[0].result, None);
-        assert_eq!(games[1].moves, ["c3:e5"]);
-        assert!(parse_games("  \n").unwrap().is_empty());
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        let cases = [
-            ("[Event \"x\"]\n1. 32-28 {never closed", 2, "unterminated comment"),
-            ("\n\n1. 32-28 (19-23", 3, "unterminated variation"),
-            ("[Event x]", 1, "no quoted value"),
-            ("[Event \"x\"", 1, "missing ']'"),
-            ("1. 32-28 )", 1, "unexpected"),
-            ("1. 32-28\n19#23", 2, "not a move"),
-            ("1. $ 32-28", 1, "NAG"),
-        ];
-        for (text, line, what) in cases {
-            let e = parse_games(text).unwrap_err();
-            assert_eq!(e.line, line, "{text:?}: {e}");
-            assert!(e.message.contains(what), "{text:?}: {e}");
-        }
-    }
 
     #[test]
     fn write_orders_tags_numbers_moves_and_wraps() {

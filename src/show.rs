@@ -623,7 +623,7 @@ pub fn run<G: Draw>(args: &ShowArgs) -> Result<(), String> {
     let drawing = if args.ascii { ascii(&drawing) } else { drawing };
     // A closed output (`| head`) ends the command quietly, as every command does.
     std::io::Write::write_all(&mut std::io::stdout(), drawing.as_bytes())
-        .map_err(crate::analyze::output_error)?;
+        .map_err(crate::output::output_error)?;
     if let Some(path) = &args.svg {
         std::fs::write(path, svg(&picture)).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

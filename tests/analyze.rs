@@ -174,12 +174,18 @@ fn a_blunder_in_a_game_is_marked() {
     assert_eq!(moves[0]["mark"], "??");
     assert_eq!(moves[1]["number"], "1...");
     assert_eq!(moves[1]["mark"], "");
-    // The reply is forced and best: both scores agree and are the negation of White's.
+    // The blunder was searched again two plies deeper before its mark stood.
+    assert_eq!(moves[0]["rechecked"], true);
+    assert_eq!(moves[0]["depth"], 8);
+    // The reply is forced and best: both scores agree and are (at their own depths) about the
+    // negation of White's.
+    assert_eq!(moves[1]["rechecked"], false);
     assert_eq!(moves[1]["best_score"], moves[1]["played_score"]);
-    assert_eq!(
-        moves[1]["played_score"].as_i64(),
-        moves[0]["played_score"].as_i64().map(|s| -s)
+    let (w, b) = (
+        moves[0]["played_score"].as_i64().unwrap(),
+        moves[1]["played_score"].as_i64().unwrap(),
     );
+    assert!((w + b).abs() <= 10, "{w} {b}");
     let summary: Vec<&Value> = lines.iter().filter(|v| v["type"] == "summary").collect();
     assert_eq!(summary.len(), 2);
     assert_eq!(summary[0]["side"], "white");
@@ -324,7 +330,10 @@ fn analyze_fails(args: &[&str]) -> String {
 #[test]
 fn an_illegal_game_move_is_named_by_its_number() {
     // After 19-23 White must capture (28x19): 28-22 is illegal.
-    let pdn = PdnFile::new("illegal", "[Event \"x\"]\n\n1. 32-28 19-23 2. 28-22 18-23 *\n");
+    let pdn = PdnFile::new(
+        "illegal",
+        "[Event \"x\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28-22 18-23 *\n",
+    );
     let err = analyze_fails(&["--pdn", &pdn.path(), "--depth", "2"]);
     assert!(
         err.contains("move 2.") && err.contains("28-22") && err.contains("illegal"),
@@ -494,9 +503,10 @@ fn the_variant_comes_from_the_game_type_tag() {
     );
     let out = analyze(&["--pdn", &russian.path(), "--depth", "2"]);
     assert!(
-        out.starts_with("russian (from the GameType tag \"25\") game 1: A - B"),
+        out.starts_with("russian (from the GameType tag \"25\"): game 1 of"),
         "{out}"
     );
+    assert!(out.contains("\nrussian game 1: A - B, from "), "{out}");
     // Read as International, the same game fails, and says how it was read.
     let out = tempo(&[
         "analyze",

@@ -8,6 +8,7 @@ mod fuzz_checks;
 mod reference;
 
 mod analyze;
+mod analyze_files;
 mod book;
 mod cross_check;
 mod docs;

@@ -435,7 +435,7 @@ impl Player {
             let mut g = PdnGame::default();
             g.set_tag("Event", "DXP");
             g.set_tag("Site", "?");
-            g.set_tag("Date", &crate::arena::pdn_date());
+            g.set_tag("Date", &crate::pdn_tags::pdn_date());
             g.set_tag("Round", &self.games.to_string());
             g.set_tag("White", &white);
             g.set_tag("Black", &black);

@@ -10,13 +10,13 @@
 
 pub mod format;
 
-use crate::arena::game_runner::rules_verdict;
 use crate::arena::openings::{self, Balance};
 use crate::eval::Evaluate;
 use crate::game::{MoveList, Outcome};
 use crate::search::{Limits, Search, Shared, replay};
 use crate::tt::Tt;
 use crate::variant::Variant;
+use crate::verdict::rules_verdict;
 use crossbeam_channel::unbounded;
 use format::Sample;
 use rand::{Rng, RngCore, SeedableRng};
