@@ -434,7 +434,7 @@ fn grow<G: Game>(
             if std::io::stderr().is_terminal() {
                 eprint!("\r{line}");
             } else {
-                eprintln!("{line}");
+                crate::stderr_line!("{line}");
             }
         }
         if last_save.elapsed() >= settings.save_every {
@@ -443,7 +443,7 @@ fn grow<G: Game>(
         }
     }
     if show && expansions > 0 && std::io::stderr().is_terminal() {
-        eprintln!();
+        crate::stderr_line!();
     }
     Ok(tree)
 }
