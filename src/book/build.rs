@@ -23,7 +23,7 @@ use crate::tt::Tt;
 use crossbeam_channel::unbounded;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -432,7 +432,7 @@ fn grow<G: Game>(
                 start.elapsed().as_secs_f64()
             );
             if std::io::stderr().is_terminal() {
-                eprint!("\r{line}");
+                let _ = write!(std::io::stderr(), "\r{line}");
             } else {
                 crate::stderr_line!("{line}");
             }

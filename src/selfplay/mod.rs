@@ -372,7 +372,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
                     if secs > 0.0 { played as f64 / secs } else { 0.0 }
                 );
                 if std::io::stderr().is_terminal() {
-                    eprint!("\r{line}");
+                    let _ = write!(std::io::stderr(), "\r{line}");
                 } else {
                     crate::stderr_line!("{line}");
                 }
