@@ -23,7 +23,8 @@ pub const SEARCH_STACK: usize = 64 << 20;
 
 /// The environment variable that sets the search thread's stack in MiB instead of
 /// [`SEARCH_STACK`]. It exists so that the tests can make the thread fail to start (a stack
-/// larger than the address space) and check that the engine says so.
+/// larger than the address space, or one smaller than [`SEARCH_STACK`], which is not tried) and
+/// check that the engine says so.
 pub const STACK_VARIABLE: &str = "TEMPO_SEARCH_STACK_MIB";
 
 /// What a search reports.
@@ -183,37 +184,47 @@ impl<G: Evaluate> Engine<G> {
         let (threads, stack) = (self.threads, self.stack);
         // The sink moves into the thread; if the thread cannot start, it comes back here.
         let (sink_tx, sink_rx) = crossbeam_channel::bounded(1);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(self.stack)
-            .spawn(move || {
-                let Ok(mut sink) = sink_rx.recv() else { return };
-                let sink: &mut dyn FnMut(Event<G::Move>) = &mut sink;
-                // A bug in the search must not leave the protocol waiting for `done`: the
-                // first legal move is played instead.
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    search(
-                        &tt,
-                        &shared,
-                        limits,
-                        &history,
-                        &root,
-                        &only,
-                        threads,
-                        stack,
-                        |info| sink(Event::Info(info)),
-                    )
-                }));
-                let (best, ponder) = match run {
-                    Ok(result) => (result.best, result.ponder),
-                    Err(_) => {
-                        let mut moves = crate::game::MoveList::new();
-                        root.generate(&mut moves);
-                        (moves.first().copied(), None)
-                    }
-                };
-                sink(Event::Done { best, ponder });
-            });
+        // A stack below the search's own is not tried: the thread would start and the search
+        // overflow it, which aborts the whole process (`TEMPO_SEARCH_STACK_MIB=0` did).
+        let spawned = if self.stack < SEARCH_STACK {
+            Err(std::io::Error::other(format!(
+                "a stack of {} MiB is below the {} MiB the search is built for",
+                self.stack >> 20,
+                SEARCH_STACK >> 20
+            )))
+        } else {
+            std::thread::Builder::new()
+                .name("search".into())
+                .stack_size(self.stack)
+                .spawn(move || {
+                    let Ok(mut sink) = sink_rx.recv() else { return };
+                    let sink: &mut dyn FnMut(Event<G::Move>) = &mut sink;
+                    // A bug in the search must not leave the protocol waiting for `done`: the
+                    // first legal move is played instead.
+                    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        search(
+                            &tt,
+                            &shared,
+                            limits,
+                            &history,
+                            &root,
+                            &only,
+                            threads,
+                            stack,
+                            |info| sink(Event::Info(info)),
+                        )
+                    }));
+                    let (best, ponder) = match run {
+                        Ok(result) => (result.best, result.ponder),
+                        Err(_) => {
+                            let mut moves = crate::game::MoveList::new();
+                            root.generate(&mut moves);
+                            (moves.first().copied(), None)
+                        }
+                    };
+                    sink(Event::Done { best, ponder });
+                })
+        };
         match spawned {
             Ok(h) => {
                 let _ = sink_tx.send(sink);

@@ -24,6 +24,17 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Writes a line to standard error as `eprintln!` does, but never panics: when standard error is
+/// a pipe whose reader has gone (`tempo ... 2>&1 | head`), `eprintln!` panics and the process ends
+/// with exit status 101 instead of its own; here the line is dropped.
+#[macro_export]
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod analyze;
 pub mod arena;
 pub mod bench;

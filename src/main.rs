@@ -396,7 +396,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         None => {
             if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-                eprintln!("tempo: engine mode; type `hub` or `uci` to start (`tempo --help` for commands)");
+                tempo::stderr_line!(
+                    "tempo: engine mode; type `hub` or `uci` to start (`tempo --help` for commands)"
+                );
             }
             tempo::protocol::run(None);
             Ok(())
@@ -432,7 +434,7 @@ fn main() -> ExitCode {
             // Errors quote what they refuse; a token of a megabyte (a broken openings file) or a
             // number of 309 digits is cut as the protocols cut it, line by line.
             for line in e.lines() {
-                eprintln!("tempo: {}", tempo::protocol::clip_message(line));
+                tempo::stderr_line!("tempo: {}", tempo::protocol::clip_message(line));
             }
             ExitCode::FAILURE
         }

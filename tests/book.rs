@@ -393,3 +393,136 @@ fn the_shipped_books_play_and_verify() {
         assert!(o.status.success(), "{name}: {}{}", stdout(&o), stderr(&o));
     }
 }
+
+/// The bytes of book `bytes` with entry `key` changed by `edit` (its 16 bytes: key, score, depth,
+/// ply, flags, reserved) and the checksum made good again, so that only the change is wrong.
+fn patched(bytes: &[u8], key: u64, edit: impl Fn(&mut [u8])) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    let count = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+    let at = (0..count)
+        .map(|i| 48 + 16 * i)
+        .find(|&at| u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) == key)
+        .expect("the key is in the book");
+    edit(&mut b[at..at + 16]);
+    let body = b.len() - 4;
+    let crc = crc32fast::hash(&b[..body]);
+    b[body..].copy_from_slice(&crc.to_le_bytes());
+    b
+}
+
+/// `verify` checks every field: a score beyond a win at once (refused on reading, so play and
+/// probe refuse it too: it used to be played, `score=-119.99 ... book=true`), a terminal flag
+/// where the game goes on, a wrong ply, a wrong depth; and a position marked expanded whose moves
+/// lead outside the book is told so, not "expanded but without a move" (it has moves).
+#[test]
+fn verify_checks_scores_flags_plies_and_depths() {
+    let out = tiny("fields", "1");
+    let good = std::fs::read(&out.0).unwrap();
+    let book = Book::load_for::<International>(&out.0).unwrap();
+    let start = International::start();
+    let root = start.key();
+    let mut list = MoveList::new();
+    start.generate(&mut list);
+    let child = start.play(&list[0]).key();
+    // A position one ply in that the book did not expand.
+    let leaf = list
+        .iter()
+        .map(|m| start.play(m).key())
+        .find(|&k| !book.find(k).unwrap().expanded())
+        .expect("a tiny book leaves some first move unexpanded");
+    let bad = TempFile::new("fields-bad");
+    let path = bad.path();
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            patched(&good, root, |e| {
+                e[8..10].copy_from_slice(&31_000i16.to_le_bytes())
+            }),
+            "out of range",
+        ),
+        (patched(&good, child, |e| e[14] |= 2), "terminal"),
+        (
+            patched(&good, child, |e| e[12..14].copy_from_slice(&7u16.to_le_bytes())),
+            "ply 7",
+        ),
+        (
+            patched(&good, root, |e| {
+                let d = u16::from_le_bytes([e[10], e[11]]) + 3;
+                e[10..12].copy_from_slice(&d.to_le_bytes());
+            }),
+            "depth",
+        ),
+        (patched(&good, leaf, |e| e[14] |= 1), "leads outside the book"),
+    ];
+    for (bytes, why) in cases {
+        std::fs::write(&bad.0, &bytes).unwrap();
+        let o = tempo(&["book", "verify", "--book", &path]);
+        assert!(!o.status.success(), "{why}: verify passed");
+        assert!(stderr(&o).contains(why), "{why}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("without a move"), "{}", stderr(&o));
+    }
+    // The score beyond a win: refused by probe and by play as by verify.
+    let bytes = patched(&good, child, |e| {
+        e[8..10].copy_from_slice(&(-31_000i16).to_le_bytes())
+    });
+    std::fs::write(&bad.0, &bytes).unwrap();
+    let o = tempo(&["book", "probe", "--book", &path]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("out of range"),
+        "{}",
+        stderr(&o)
+    );
+    let mut e = crate::common::Engine::start(&["hub"]);
+    e.send("hub");
+    e.until("wait");
+    e.send("set-param name=book value=true");
+    e.send(&format!("set-param name=book-file value=\"{path}\""));
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("error") && l.contains("out of range")),
+        "{before:?}"
+    );
+    e.send("pos start");
+    e.send("level depth=1");
+    e.send("go think");
+    let (_, before) = e.until("done");
+    assert!(!before.iter().any(|l| l.contains("book=true")), "{before:?}");
+}
+
+/// `tempo book probe` without `--book` probes the variant's shipped book, as play and `analyze`
+/// do; a variant that ships none says how to name one.
+#[test]
+fn probe_defaults_to_the_shipped_book() {
+    for variant in ["international", "russian"] {
+        let o = tempo(&["book", "probe", "--variant", variant]);
+        assert!(o.status.success(), "{variant}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("position score"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("expanded"), "{}", stdout(&o));
+    }
+    let o = tempo(&["book", "probe", "--variant", "italian"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no book ships for italian") && stderr(&o).contains("--book"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// An error written to a standard error whose reader has gone ends the command with its own exit
+/// status (1), not a panic (101; `tempo book info --book /nonexistent 2>&1 | (exit 0)`).
+#[test]
+fn an_error_on_a_closed_stderr_is_no_panic() {
+    use std::process::Stdio;
+    for _ in 0..5 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["book", "info", "--book", "/nonexistent/tempo.book"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        assert_eq!(child.wait().unwrap().code(), Some(1));
+    }
+}

@@ -1348,3 +1348,99 @@ fn egdb_settings_out_of_range_are_refused() {
         "{err}"
     );
 }
+
+/// A variant change whose book cannot be had (`book=true`, and no book ships for Italian) still
+/// loads the new variant's tables: the failure of one setting used to skip the others, and the
+/// search then played without them. The refused book is off afterwards (`param name=book
+/// value=false`), so that a later variant with a book does not take it up unasked. Hub and UCI.
+#[test]
+fn a_refused_book_on_a_variant_change_keeps_the_tables() {
+    use tempo::draughts::Italian;
+    use tempo::draughts::rules::ItalianRules;
+    use tempo::protocol::hub::parse_line;
+    let (dir, t) = built::<ItalianRules>("variant-book", 3);
+    build_all::<EnglishRules>(&dir, 2, 2, 1 << 30, None, &mut |_| {}).unwrap();
+    // Two kings against one: a win the tables know and a shallow search does not see.
+    let fen = "W:WK1,K2:BK32";
+    let pos = Italian::from_fen(fen).unwrap();
+    assert!(
+        matches!(
+            Value::of(solve::<ItalianRules, Tables>(&t, &pos).unwrap()),
+            Value::Win(_)
+        ),
+        "{fen} is no table win"
+    );
+
+    let mut e = common::Engine::start(&["hub"]);
+    e.send("hub");
+    e.until("wait");
+    e.send("set-param name=variant value=english");
+    e.send("set-param name=book value=true");
+    e.send(&format!("set-param name=egdb-dir value={}", dir.display()));
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert!(before.is_empty(), "{before:?}");
+    e.send("set-param name=variant value=italian");
+    e.send("ping");
+    let (_, before) = e.until("pong");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("error") && l.contains("no book ships for italian")),
+        "{before:?}"
+    );
+    // The tables load in the background: a few tries while they come in.
+    let mut score = String::new();
+    for _ in 0..50 {
+        e.send(&format!("pos pos={fen}"));
+        e.send("level depth=2");
+        e.send("go analyze");
+        let (_, info) = e.until("done");
+        let last = info.iter().rev().find(|l| l.starts_with("info")).unwrap();
+        score = parse_line(last).unwrap().get("score").unwrap().to_string();
+        if score.parse::<f64>().unwrap() > 99.0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        score.parse::<f64>().unwrap() > 99.0,
+        "score {score}: searched without the tables"
+    );
+    e.send("hub");
+    let (_, params) = e.until("wait");
+    assert!(
+        params
+            .iter()
+            .any(|l| l.starts_with("param name=book value=false ")),
+        "{params:?}"
+    );
+    e.send("set-param name=variant value=english");
+    e.send("pos start");
+    e.send("level depth=1");
+    e.send("go think");
+    let (_, info) = e.until("done");
+    assert!(!info.iter().any(|l| l.contains("book=true")), "{info:?}");
+    e.send("quit");
+
+    let mut u = common::Engine::start(&["uci"]);
+    u.send("uci");
+    u.until("uciok");
+    u.send("setoption name UCI_Variant value english");
+    u.send("setoption name OwnBook value true");
+    u.send(&format!("setoption name EGDB_Path value {}", dir.display()));
+    u.send("isready");
+    u.until("readyok");
+    u.send("setoption name UCI_Variant value italian");
+    let (err, _) = u.until("info string error");
+    assert!(err.contains("no book ships for italian"), "{err}");
+    // The new variant's tables load in the background and say so when they are in.
+    let (line, _) = u.until("info string egdb italian");
+    assert!(line.contains("up to 3 pieces loaded"), "{line}");
+    u.send("setoption name UCI_Variant value english");
+    u.send("position startpos");
+    u.send("go depth 1");
+    let (_, before) = u.until("bestmove");
+    assert!(!before.iter().any(|l| l.contains("book move")), "{before:?}");
+    u.send("quit");
+}

@@ -195,3 +195,58 @@ fn a_bad_tempo_net_file_is_refused_when_the_network_is_chosen() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The network file `TEMPO_NET` names goes through the same checks as every other file: a FIFO
+/// or a device is refused at once with an error (a plain read blocked the protocol thread for
+/// good on a FIFO: no `pong`, `quit` ignored; /dev/zero was read until the memory ran out), and a
+/// file longer than the largest network the engine loads is refused before it is read (a 1 GiB
+/// sparse file was read whole). The engine keeps answering, in Hub, in UCI and on the command line.
+#[test]
+fn special_and_oversized_network_files_are_refused_at_once() {
+    let (_, _, dir) = weight_files("net-fifo");
+    let Some(pipe) = fifo(&dir, "pipe") else {
+        return;
+    };
+    let big = dir.join("big.nn");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(1 << 30).unwrap();
+    drop(f);
+    let big = big.display().to_string();
+    let quick = std::time::Duration::from_secs(5);
+    for (net, why) in [
+        (pipe.as_str(), "FIFO"),
+        ("/dev/zero", "device"),
+        (big.as_str(), "larger than"),
+    ] {
+        let mut e = Engine::start_with_env(&["hub"], &[("TEMPO_NET", net)]);
+        e.send("hub");
+        e.send("set-param name=eval-file value=<network>");
+        e.send("ping");
+        let (_, err, _) = e.until_at(quick, |l| l.starts_with("error"));
+        assert!(err.contains("TEMPO_NET") && err.contains(why), "{net}: {err}");
+        e.until_at(quick, |l| l == "pong");
+        e.send("quit");
+        assert_eq!(e.wait_exit(quick).0, Some(0), "{net}");
+
+        let mut e = Engine::start_with_env(&["uci"], &[("TEMPO_NET", net)]);
+        e.send("setoption name EvalFile value <network>");
+        e.send("isready");
+        let (_, err, _) = e.until_at(quick, |l| l.starts_with("info string error"));
+        assert!(err.contains(why), "{net}: {err}");
+        e.until_at(quick, |l| l == "readyok");
+        e.send("quit");
+        assert_eq!(e.wait_exit(quick).0, Some(0), "{net}");
+
+        let mut e = Engine::start_with_env(
+            &["search", "--depth", "2", "--eval-file", "<network>"],
+            &[("TEMPO_NET", net)],
+        );
+        let (code, took) = e.wait_exit(quick);
+        assert!(
+            code.is_some_and(|c| c != 0),
+            "{net}: exit {code:?} after {took:?}"
+        );
+        assert!(e.stderr().contains(why), "{net}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -333,7 +333,13 @@ fn bad_lines_get_errors_and_change_nothing() {
         parse_line(&before[0]).expect("error lines are Hub lines");
         assert!(!before[0].contains("bad position: bad position"), "{before:?}");
     }
-    // The position is still the one set first, with its level reset by `pos`.
+    // The last `pos` was refused: no move for the position kept, until a valid `pos` comes.
+    e.send("level depth=2");
+    e.send("go think");
+    let (err, _) = e.until("error");
+    assert!(err.contains("no position to search"), "{err}");
+    assert_eq!(e.until("done").0, "done");
+    e.send("pos pos=W:W28:B23");
     e.send("level depth=2");
     e.send("go think");
     assert_eq!(search_result(&mut e).0, "28x19x23");
@@ -931,4 +937,46 @@ fn two_threads_search_find_a_win_and_stop_promptly() {
     e.send("quit");
     assert_eq!(e.wait_exit(PROMPT).0, Some(0));
     assert_eq!(e.stderr(), "");
+}
+
+/// After a refused `pos` (a bad position string, or a bad move in the list), `go` answers with an
+/// error and a bare `done` until a valid `pos` arrives: it used to answer `done move=...` for the
+/// position kept from before, which the client never sent (pydraughts and lidraughts-bot log the
+/// error and play the move).
+#[test]
+fn a_refused_position_is_not_searched() {
+    let mut e = ready();
+    e.send("pos start");
+    e.send("level depth=2");
+    e.send("go think");
+    search_result(&mut e);
+    for bad in ["pos pos=Wxyz", "pos start moves=\"32-28 99-98\""] {
+        e.send(bad);
+        let (err, _) = e.until("error");
+        assert!(err.contains("bad"), "{bad}: {err}");
+        e.send("level depth=2");
+        e.send("go think");
+        let (err, before) = e.until("error");
+        assert!(before.is_empty(), "{bad}: {before:?}");
+        assert!(
+            err.contains("no position to search") && err.contains("refused"),
+            "{err}"
+        );
+        let (done, before) = e.until("done");
+        assert!(before.is_empty(), "{bad}: {before:?}");
+        assert_eq!(done, "done", "{bad}: a move for a position never sent");
+        // Still refused at the next `go`, and analysis too.
+        e.send("go analyze");
+        e.until("error");
+        assert_eq!(e.until("done").0, "done");
+    }
+    e.send("pos start moves=\"32-28\"");
+    e.send("level depth=2");
+    e.send("go think");
+    let (mv, _) = search_result(&mut e);
+    let start = International::start();
+    let pos = start.play(&start.parse_move("32-28").unwrap());
+    legal_in(&pos, &mv);
+    e.send("ping");
+    e.until("pong");
 }

@@ -154,7 +154,9 @@ fn the_end_check_replays_literal_games_and_refuses_a_wrong_verdict() {
 
 /// The README's pydraughts snippet (the `python` block after its
 /// `<!-- tested by tests/pydraughts.rs -->` marker) runs as printed, with the engine's path set to
-/// this build's binary, and prints the move Tempo chose (issue 54).
+/// this build's binary, and prints the move Tempo chose in each of its two variants, International
+/// and Russian: a legal first move of each (a snippet that never set the variant had Tempo play
+/// International for a Russian board, and pydraughts failed on the move).
 #[test]
 #[cfg_attr(
     not(pydraughts),
@@ -189,12 +191,20 @@ fn the_readme_pydraughts_snippet_runs() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stdout}\n{stderr}");
-    let line = stdout
+    let played: Vec<(&str, &str)> = stdout
         .lines()
-        .find(|l| l.starts_with("Tempo plays "))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    // A legal first move of International draughts, in pydraughts' numbering (the same there).
-    let mv = line.trim_start_matches("Tempo plays ");
-    let start = <tempo::draughts::International as Game>::start();
-    assert!(start.parse_move(mv).is_ok(), "{line}");
+        .filter_map(|l| l.split_once(" - Tempo plays "))
+        .collect();
+    assert_eq!(
+        played.iter().map(|(v, _)| *v).collect::<Vec<_>>(),
+        ["standard", "russian"],
+        "{stdout}"
+    );
+    // A legal first move of each, in pydraughts' numbering: International's is Tempo's, Russian's
+    // is counted from a1 (protocol.md 4.6).
+    let international = <tempo::draughts::International as Game>::start();
+    assert!(international.parse_move(played[0].1).is_ok(), "{stdout}");
+    let russian = <tempo::draughts::Russian as Game>::start();
+    let mv = Variant::Russian.hub_notation().move_to_tempo(played[1].1);
+    assert!(russian.parse_move(&mv).is_ok(), "{stdout}: {mv}");
 }

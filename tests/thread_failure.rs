@@ -11,9 +11,14 @@ use tempo::search::Limits;
 
 /// Runs `tempo <dialect>` with an impossible search stack on `input`; returns stdout and stderr.
 fn run(dialect: &str, input: &str) -> (Vec<String>, String) {
+    run_with_stack(dialect, input, "1000000000000")
+}
+
+/// Runs `tempo <dialect>` with a search stack of `mib` MiB on `input`; returns stdout and stderr.
+fn run_with_stack(dialect: &str, input: &str, mib: &str) -> (Vec<String>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
         .arg(dialect)
-        .env(STACK_VARIABLE, "1000000000000")
+        .env(STACK_VARIABLE, mib)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -43,6 +48,26 @@ fn hub_reports_an_internal_error_and_answers() {
     assert!(International::start().parse_move(mv).is_ok(), "{done}");
     assert_eq!(lines.last().map(String::as_str), Some("pong"));
     assert_eq!(stderr, "");
+}
+
+/// A stack too small for the search (`TEMPO_SEARCH_STACK_MIB=0` or 1) gets the same documented
+/// error and a legal move: it used to start the thread and abort the process with a stack
+/// overflow.
+#[test]
+fn a_stack_too_small_is_the_same_error() {
+    for mib in ["0", "1"] {
+        let (lines, stderr) = run_with_stack("hub", "hub\npos start\nlevel depth=3\ngo think\nping\n", mib);
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("error message=\"internal error: the search thread could not"))
+            .unwrap_or_else(|| panic!("{mib}: no internal error: {lines:?}"));
+        let mv = lines[at + 1]
+            .strip_prefix("done move=")
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        assert!(International::start().parse_move(mv).is_ok(), "{mv}");
+        assert_eq!(lines.last().map(String::as_str), Some("pong"));
+        assert_eq!(stderr, "");
+    }
 }
 
 #[test]

@@ -260,3 +260,72 @@ fn inputs_may_share_a_file() {
     assert!(ok, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tempo train --network` writes only a network the engine loads: a step size that makes the
+/// loss NaN, a scale that a file stores as 0 or infinity, and a variant the engine has no network
+/// for are refused with "nothing written" (the first after the fit, the others before it), and a
+/// good network file already at `--out` is left as it was. (A NaN loss used to write the file,
+/// exit 0.)
+#[test]
+fn a_network_fit_writes_only_loadable_networks() {
+    let dir = temp_dir("network");
+    let games = dir.join("international.txt");
+    let o = tempo(&[
+        "selfplay",
+        "-v",
+        "international",
+        "--games",
+        "4",
+        "--depth",
+        "1",
+        "--quiet",
+        "--out",
+        &s(&games),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("good.nn");
+    let (games_arg, out_arg) = (s(&games), s(&out));
+    let fit = |extra: &[&str]| {
+        let mut all = vec![
+            "train",
+            "--network",
+            "32x8",
+            "--epochs",
+            "1",
+            "--data",
+            &games_arg,
+            "--out",
+            &out_arg,
+        ];
+        all.extend_from_slice(extra);
+        if !extra.contains(&"-v") {
+            all.extend_from_slice(&["-v", "international"]);
+        }
+        let o = tempo(&all);
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (ok, err) = fit(&[]);
+    assert!(ok, "{err}");
+    let good = std::fs::read(&out).unwrap();
+    assert!(tempo::eval::network::Network::decode(&good).is_ok());
+    for (extra, why) in [
+        (&["--lr", "1e300"][..], "nothing written"),
+        (&["--k", "1e-300"][..], "--k"),
+        (&["--k", "1e300"][..], "--k"),
+        (&["-v", "russian"][..], "--network"),
+    ] {
+        let (ok, err) = fit(extra);
+        assert!(!ok, "{extra:?} accepted: {err}");
+        assert!(err.contains(why), "{extra:?}: {err}");
+        assert!(!err.contains("wrote"), "{extra:?}: {err}");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            good,
+            "{extra:?}: the good file was replaced"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -245,6 +245,12 @@ fn bad_input_gets_an_error_and_changes_nothing() {
             "{line}: {before:?}"
         );
     }
+    // The last `position` was refused: no move until a valid one comes.
+    e.send("go depth 2");
+    let (err, _) = e.until("info string error");
+    assert!(err.contains("no position to search"), "{err}");
+    assert_eq!(e.until("bestmove").0, "bestmove (none)");
+    e.send("position fen W:W28:B23");
     e.send("go depth 2");
     assert_eq!(result(&mut e).0, "28x19");
     // No legal move: an error, then `bestmove (none)`.
@@ -566,4 +572,31 @@ fn two_threads_search_and_stop_promptly() {
     e.send("quit");
     assert_eq!(e.wait_exit(PROMPT).0, Some(0));
     assert_eq!(e.stderr(), "");
+}
+
+/// After a refused `position`, `go` answers with an error and `bestmove (none)` until a valid
+/// position arrives (it used to search the position kept from before, which the GUI never sent).
+#[test]
+fn a_refused_position_is_not_searched() {
+    let mut e = ready();
+    for bad in [
+        "position fen W:W99:B1",
+        "position startpos moves 32-28 99-98",
+        "position",
+    ] {
+        e.send(bad);
+        let (err, _) = e.until("info string error");
+        assert!(!err.contains("no position to search"), "{bad}: {err}");
+        e.send("go depth 2");
+        let (err, before) = e.until("info string error");
+        assert!(before.is_empty(), "{bad}: {before:?}");
+        assert!(err.contains("no position to search"), "{bad}: {err}");
+        let (best, before) = e.until("bestmove");
+        assert!(before.is_empty(), "{bad}: {before:?}");
+        assert_eq!(best, "bestmove (none)", "{bad}");
+    }
+    e.send("position startpos");
+    e.send("go depth 2");
+    let (mv, _, _) = result(&mut e);
+    International::start().parse_move(&mv).unwrap();
 }

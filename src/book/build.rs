@@ -23,7 +23,7 @@ use crate::tt::Tt;
 use crossbeam_channel::unbounded;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -432,9 +432,9 @@ fn grow<G: Game>(
                 start.elapsed().as_secs_f64()
             );
             if std::io::stderr().is_terminal() {
-                eprint!("\r{line}");
+                let _ = write!(std::io::stderr(), "\r{line}");
             } else {
-                eprintln!("{line}");
+                crate::stderr_line!("{line}");
             }
         }
         if last_save.elapsed() >= settings.save_every {
@@ -443,7 +443,7 @@ fn grow<G: Game>(
         }
     }
     if show && expansions > 0 && std::io::stderr().is_terminal() {
-        eprintln!();
+        crate::stderr_line!();
     }
     Ok(tree)
 }

@@ -2,12 +2,13 @@
 
 use super::build::{Settings, build};
 use super::format::Book;
-use super::{BookMove, parent_score};
+use super::{BookMove, outcome_score, parent_score};
 use crate::eval::Evaluate;
 use crate::game::{Game, MoveList, MoveStyle};
 use crate::search::Limits;
 use crate::variant::Variant;
 use rand::SeedableRng;
+use std::cmp::Reverse;
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,7 +36,8 @@ pub enum BookCommand {
     /// Print the size, the positions and the greatest depth of a book.
     Info(InfoArgs),
     /// Check a book: its checksum, every position reachable from the root, every expanded
-    /// position's score the minimax of its moves'.
+    /// position's score and depth the minimax of its moves', every position's ply and terminal
+    /// flag.
     Verify(VerifyArgs),
 }
 
@@ -81,9 +83,9 @@ pub struct ProbeArgs {
     /// Variant.
     #[arg(long, short, default_value = "international")]
     pub variant: Variant,
-    /// The book file.
+    /// The book file [default: the book that ships with Tempo for the variant].
     #[arg(long, value_name = "FILE")]
-    pub book: PathBuf,
+    pub book: Option<PathBuf>,
     /// The position, as PDN FEN [default: the initial position].
     pub fen: Option<String>,
     /// Also draw a move as play would, among those within this many hundredths of a man of the
@@ -157,7 +159,7 @@ fn run_build<G: Evaluate>(args: &BuildArgs) -> Result<(), String> {
     };
     let s = build::<G>(&args.out, &settings)?;
     if !args.quiet {
-        eprintln!(
+        crate::stderr_line!(
             "book: {} positions ({} read from the file), {} searches, {} bytes, root score {} depth {}, {:.1} s",
             s.positions,
             s.resumed,
@@ -187,7 +189,17 @@ pub fn move_lines<G: Game>(pos: &G, moves: &[BookMove<G::Move>]) -> Vec<String> 
 }
 
 fn run_probe<G: Game>(args: &ProbeArgs) -> Result<(), String> {
-    let book = Book::load_for::<G>(&args.book)?;
+    // Without --book, the book play uses (as `analyze` does): the variant's shipped one.
+    let book = match &args.book {
+        Some(path) => Book::load_for::<G>(path)?,
+        None if super::shipped::bytes(G::NAME).is_none() => {
+            return Err(format!(
+                "no book ships for {}; name one with --book FILE",
+                G::NAME
+            ));
+        }
+        None => super::shipped::load(G::NAME)?,
+    };
     let pos = match &args.fen {
         Some(f) => G::from_fen(f).map_err(|e| format!("bad FEN {f:?}: {e}"))?,
         None => G::start(),
@@ -241,7 +253,9 @@ fn run_info(args: &InfoArgs) -> Result<(), String> {
 /// Checks that the root is the initial position and in the book, that every position is reached
 /// from the root by legal moves through expanded positions, that every move of an expanded
 /// position leads into the book, and that an expanded position's score is the minimax of its
-/// moves' within `tolerance`.
+/// moves' within `tolerance` (and, where it is that minimax, its depth one more than its best
+/// move's), that each position's ply is its fewest plies from the root, and that a position is
+/// marked terminal exactly when the game is over there, with the result's score.
 pub fn verify<G: Game>(book: &Book, tolerance: i32) -> Vec<String> {
     let mut faults = Vec::new();
     if let Err(e) = book.check_variant::<G>() {
@@ -255,47 +269,127 @@ pub fn verify<G: Game>(book: &Book, tolerance: i32) -> Vec<String> {
         return vec!["the root is not in the book".into()];
     }
     let mut seen = HashSet::from([root.key()]);
-    let mut queue = VecDeque::from([root]);
+    // Breadth first, so that each position is first reached by its fewest plies from the root:
+    // the ply the book must hold for it.
+    let mut queue = VecDeque::from([(root, 0u32)]);
     let mut list = MoveList::new();
-    while let Some(pos) = queue.pop_front() {
+    let fault = |faults: &mut Vec<String>, text: String| {
+        if faults.len() < 20 {
+            faults.push(text);
+        }
+    };
+    while let Some((pos, ply)) = queue.pop_front() {
         let Some(entry) = book.find(pos.key()) else {
             continue;
         };
+        if entry.ply != ply.min(u32::from(u16::MAX)) {
+            fault(
+                &mut faults,
+                format!(
+                    "{}: ply {} but {ply} plies from the root",
+                    pos.to_fen(),
+                    entry.ply
+                ),
+            );
+        }
+        match pos.outcome() {
+            Some(o) => {
+                if !entry.terminal() {
+                    fault(
+                        &mut faults,
+                        format!(
+                            "{}: the game is over here but the position is not marked terminal",
+                            pos.to_fen()
+                        ),
+                    );
+                } else if entry.score != outcome_score(&pos, o) || entry.depth != 0 {
+                    fault(
+                        &mut faults,
+                        format!(
+                            "{}: terminal with score {} depth {}, not the result's {} depth 0",
+                            pos.to_fen(),
+                            entry.score,
+                            entry.depth,
+                            outcome_score(&pos, o)
+                        ),
+                    );
+                }
+            }
+            None if entry.terminal() => {
+                fault(
+                    &mut faults,
+                    format!("{}: marked terminal but the game goes on here", pos.to_fen()),
+                );
+            }
+            None => {}
+        }
         if !entry.expanded() {
             continue;
         }
+        if entry.terminal() {
+            fault(
+                &mut faults,
+                format!("{}: both terminal and expanded", pos.to_fen()),
+            );
+            continue;
+        }
         pos.generate(&mut list);
-        let mut best: Option<i32> = None;
+        if list.is_empty() {
+            fault(
+                &mut faults,
+                format!("{}: expanded but without a legal move", pos.to_fen()),
+            );
+            continue;
+        }
+        // The best score of the moves that stay in the book, and the fewest plies of search
+        // behind it (what the build backs up).
+        let mut best: Option<(i32, u32)> = None;
         for mv in list.iter() {
             let child = pos.play(mv);
             match book.find(child.key()) {
                 Some(c) => {
-                    let s = parent_score(c.score);
-                    best = Some(best.map_or(s, |b| b.max(s)));
+                    let s = (parent_score(c.score), c.depth + 1);
+                    best = Some(best.map_or(s, |b| {
+                        if (s.0, Reverse(s.1)) > (b.0, Reverse(b.1)) {
+                            s
+                        } else {
+                            b
+                        }
+                    }));
                     if seen.insert(child.key()) {
-                        queue.push_back(child);
+                        queue.push_back((child, ply + 1));
                     }
                 }
-                None if faults.len() < 20 => faults.push(format!(
-                    "{}: the move {} leads outside the book",
-                    pos.to_fen(),
-                    pos.format_move(mv, MoveStyle::Standard)
-                )),
-                None => {}
+                None => fault(
+                    &mut faults,
+                    format!(
+                        "{}: the move {} leads outside the book",
+                        pos.to_fen(),
+                        pos.format_move(mv, MoveStyle::Standard)
+                    ),
+                ),
             }
         }
-        match best {
-            Some(b) if (b - entry.score).abs() > tolerance && faults.len() < 20 => {
-                faults.push(format!(
+        // Every move leading outside is reported above.
+        let Some((b, depth)) = best else { continue };
+        if (b - entry.score).abs() > tolerance {
+            fault(
+                &mut faults,
+                format!(
                     "{}: score {} but its moves' best is {b}",
                     pos.to_fen(),
                     entry.score
-                ));
-            }
-            None if faults.len() < 20 => {
-                faults.push(format!("{}: expanded but without a move", pos.to_fen()));
-            }
-            _ => {}
+                ),
+            );
+        } else if b == entry.score && entry.depth != depth {
+            fault(
+                &mut faults,
+                format!(
+                    "{}: depth {} but its best move's is {depth} plies",
+                    pos.to_fen(),
+                    entry.depth
+                ),
+            );
         }
     }
     let unreached = book.len() - seen.len().min(book.len());

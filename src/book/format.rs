@@ -36,8 +36,10 @@ pub const NAME_FIELD: usize = 24;
 pub const MAX_ENTRIES: usize = 1 << 26;
 /// The largest book file a reader accepts.
 pub const MAX_BYTES: u64 = (HEADER + ENTRY * MAX_ENTRIES + TRAILER) as u64;
-/// The largest score magnitude an entry may hold (the search's infinity).
-pub const MAX_SCORE: i32 = crate::search::INFINITY;
+/// The largest score magnitude an entry may hold: a win at once ([`crate::search::WIN`]). The
+/// search's scores never go beyond it, so a larger one (up to the search's infinity) is damage,
+/// refused when the book is read for play as `verify` refuses it.
+pub const MAX_SCORE: i32 = crate::search::WIN;
 
 /// Flag: every legal move of the position leads to a position of the book, so the book may
 /// choose a move there.

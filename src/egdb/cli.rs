@@ -59,7 +59,7 @@ impl TableArgs {
         if let Some(dir) = &self.egdb {
             let loaded = registry::load_and_wait(variant, dir, self.egdb_pieces)
                 .map_err(|e| format!("--egdb {dir}: {e}"))?;
-            eprintln!("{loaded}");
+            crate::stderr_line!("{loaded}");
         }
         Ok(())
     }
@@ -403,7 +403,9 @@ fn build<R: Rules>(a: &BuildArgs) -> Result<(), String> {
     }
     let threads = a.threads.unwrap_or_else(default_threads).max(1);
     let memory = a.memory.map_or_else(default_memory, |gb| (gb * 1e9) as u64);
-    build_all::<R>(&a.dir, a.pieces, threads, memory, only, &mut |s| eprintln!("{s}"))?;
+    build_all::<R>(&a.dir, a.pieces, threads, memory, only, &mut |s| {
+        crate::stderr_line!("{s}")
+    })?;
     Ok(())
 }
 
@@ -666,7 +668,9 @@ impl<R: Rules> Source<R> for Noting<'_, R> {
 fn verify<R: Rules>(a: &VerifyArgs) -> Result<u64, String> {
     let threads = a.threads.unwrap_or_else(default_threads).max(1);
     let only = a.slice.as_deref().map(Material::parse).transpose()?;
-    let n = verify_all::<R>(&a.dir, a.pieces, threads, only, &mut |s| eprintln!("{s}"))?;
+    let n = verify_all::<R>(&a.dir, a.pieces, threads, only, &mut |s| {
+        crate::stderr_line!("{s}")
+    })?;
     crate::say!("verified {n} positions of {} in {}", R::ENDGAME, a.dir.display())?;
     Ok(n)
 }

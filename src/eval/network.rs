@@ -35,6 +35,19 @@ const W2_ONE: i32 = 64;
 pub const MAX_H1: usize = 512;
 /// The widest second layer read.
 pub const MAX_H2: usize = 64;
+/// The inputs of the one network shape the engine evaluates with (International: four a square).
+pub const INPUTS: usize = 200;
+
+/// The bytes of a network file of `inputs` inputs and layers `h1` and `h2` wide (format in the
+/// module's head).
+pub const fn file_bytes(inputs: usize, h1: usize, h2: usize) -> u64 {
+    (24 + 4 * (inputs * h1 + h1 + h2 * h1 + h2 + h2 + 1)) as u64
+}
+
+/// The largest network file read: that of the largest shape the engine loads
+/// ([`INPUTS`]x[`MAX_H1`]x[`MAX_H2`], about 540 KB). A longer file cannot be a network Tempo
+/// evaluates with, so it is refused before it is read whole.
+pub const MAX_FILE_BYTES: u64 = file_bytes(INPUTS, MAX_H1, MAX_H2);
 
 /// Sixteen i16, aligned for one AVX2 load: the layers' rows are whole lanes (widths are
 /// multiples of 16), so that no load straddles a cache line.
@@ -167,9 +180,9 @@ impl Layers {
         {
             return Err(format!("unsupported shape {inputs}x{h1}x{h2} or scale {k}"));
         }
-        let n = inputs * h1 + h1 + h2 * h1 + h2 + h2 + 1;
-        if b.len() != 24 + 4 * n {
-            return Err(format!("{} bytes, expected {}", b.len(), 24 + 4 * n));
+        let expected = file_bytes(inputs, h1, h2);
+        if b.len() as u64 != expected {
+            return Err(format!("{} bytes, expected {expected}", b.len()));
         }
         let mut l = Layers::zeros(inputs, h1, h2, k);
         let mut at = 24;
@@ -219,8 +232,10 @@ static NETWORK: LazyLock<Result<Network, String>> = LazyLock::new(|| {
     let Some(path) = std::env::var_os("TEMPO_NET") else {
         return Ok(Network::decode(INTERNATIONAL).expect("the shipped network decodes (a test checks it)"));
     };
-    std::fs::read(&path)
-        .map_err(|e| e.to_string())
+    // Through `fsutil`, as every file a user names: a FIFO or a device is refused from its
+    // metadata (a plain read blocked the protocol thread for good on a FIFO and read /dev/zero
+    // until the memory ran out), and a file longer than any loadable network is not read whole.
+    crate::fsutil::read_capped(std::path::Path::new(&path), MAX_FILE_BYTES)
         .and_then(|b| Network::decode(&b))
         .map_err(|e| format!("TEMPO_NET {}: {e}", path.to_string_lossy()))
 });
@@ -243,7 +258,7 @@ impl Network {
     /// The engine's fixed-point network of f32 layers.
     pub fn from_layers(l: &Layers) -> Result<Network, String> {
         let (inputs, h1, h2) = (l.inputs, l.h1, l.h2);
-        if inputs != 200 || h1 % 32 != 0 || h1 > MAX_H1 || h2 > MAX_H2 {
+        if inputs != INPUTS || h1 % 32 != 0 || h1 > MAX_H1 || h2 > MAX_H2 {
             return Err(format!("unsupported shape {inputs}x{h1}x{h2}"));
         }
         let fix = |v: &[f32]| {

@@ -93,7 +93,7 @@ struct Log {
 
 impl Log {
     fn event(&self, text: &str) {
-        eprintln!("dxp: {text}");
+        crate::stderr_line!("dxp: {text}");
         self.write(&format!("event {text}"));
     }
 
@@ -108,7 +108,7 @@ impl Log {
             && let Err(e) = writeln!(f, "{:10.3} {line}", self.began.elapsed().as_secs_f64())
         {
             self.failed.store(true, std::sync::atomic::Ordering::Relaxed);
-            eprintln!("dxp: --log cannot be written ({e}); the log stops here");
+            crate::stderr_line!("dxp: --log cannot be written ({e}); the log stops here");
         }
     }
 }

@@ -274,6 +274,9 @@ pub struct Hub {
     ends_alone: bool,
     /// The running ponder search will end by itself after `ponder-hit`.
     ends_after_hit: bool,
+    /// Why the last `pos` was refused, until a valid one arrives: `go` then searches nothing,
+    /// since the position kept is not the one the client sent.
+    refused: Option<String>,
 }
 
 impl Hub {
@@ -314,6 +317,7 @@ impl Hub {
             searching: false,
             ends_alone: false,
             ends_after_hit: false,
+            refused: None,
         }
     }
 
@@ -424,6 +428,10 @@ impl Hub {
         match parsed {
             Ok(l) => self.command(&l),
             Err(e) => {
+                // A `pos` line that cannot even be read is a refused position too.
+                if line.split_whitespace().next() == Some("pos") {
+                    self.refused = Some(e.clone());
+                }
                 self.error(&e);
                 true
             }
@@ -658,17 +666,37 @@ impl Hub {
         self.session = session;
         self.session.set_threads(self.threads as usize);
         self.apply_strength();
-        self.apply_book()?;
-        crate::egdb::registry::follow_variant(self.variant, self.egdb_notify())?;
-        warning.map_or(Ok(()), Err)
+        // Each setting is carried over on its own: one that fails (no book ships for the new
+        // variant) must not keep the others (the new variant's endgame tables) from following.
+        let errors: Vec<String> = [
+            warning.map_or(Ok(()), Err),
+            self.apply_book(),
+            crate::egdb::registry::follow_variant(self.variant, self.egdb_notify()).map(drop),
+        ]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
     }
 
     /// Gives the session the book of `book`, `book-file` and `book-margin`: played from when `book`
     /// is true and a file is named (the file is read again at each change, so a rebuilt book is
     /// taken up).
+    ///
+    /// A book that cannot be had turns `book` off (the session has none then), so that `param`
+    /// shows what is played and a later variant with a book does not take it up unasked.
     fn apply_book(&mut self) -> Result<(), String> {
         let source = BookSource::of_settings(self.book, &self.book_file);
-        self.session.set_book(source, self.book_margin as i32)
+        self.session
+            .set_book(source, self.book_margin as i32)
+            .map_err(|e| {
+                self.book = false;
+                format!("{e}; book is off (book=false)")
+            })
     }
 
     /// Gives the session the handicap of `limit-strength` and `elo`.
@@ -691,7 +719,7 @@ impl Hub {
             .unwrap_or_default();
         let moves: Vec<String> = sent.iter().map(|m| notation.move_to_tempo(m)).collect();
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        self.session.set_position(start, &moves).map_err(|e| match e {
+        let set = self.session.set_position(start, &moves).map_err(|e| match e {
             SetupError::Position(_) => e.to_string(),
             // The move is named as the client sent it, in the reason too.
             SetupError::Move { index, text, reason } => {
@@ -707,7 +735,9 @@ impl Hub {
                 };
                 format!("bad move {index} {as_sent}: {reason}; the position is unchanged")
             }
-        })
+        });
+        self.refused = set.as_ref().err().cloned();
+        set
     }
 
     fn level(&mut self, line: &HubLine) -> Result<(), String> {
@@ -760,6 +790,16 @@ impl Hub {
         let ponder = line.has("ponder");
         let analyze = line.has("analyze");
         let level = std::mem::take(&mut self.level);
+        // A client whose `pos` was refused must not get a confident move for the position kept
+        // from before, which it never sent (pydraughts and lidraughts-bot log the error line and
+        // play the move): an error and a bare `done`, as for a game that is over.
+        if let Some(why) = &self.refused {
+            let message =
+                format!("no position to search: the last pos was refused ({why}); send a valid pos");
+            self.error(&message);
+            self.out.line("done");
+            return Ok(());
+        }
         if self.session.is_over() {
             self.error("the game is over in this position: no legal move");
             self.out.line("done");

@@ -179,6 +179,9 @@ pub struct Uci {
     ends_alone: bool,
     /// The running ponder search will end by itself after `ponderhit`.
     ends_after_hit: bool,
+    /// Why the last `position` was refused, until a valid one arrives: `go` then searches
+    /// nothing, since the position kept is not the one the GUI sent.
+    refused: Option<String>,
 }
 
 impl Uci {
@@ -218,6 +221,7 @@ impl Uci {
             searching: false,
             ends_alone: false,
             ends_after_hit: false,
+            refused: None,
         }
     }
 
@@ -310,7 +314,7 @@ impl Uci {
                 self.session.new_game();
                 Ok(())
             }
-            "position" => self.position(rest),
+            "position" => self.set_position(rest),
             "go" => {
                 self.finish_search();
                 self.go(rest)
@@ -570,16 +574,36 @@ impl Uci {
         self.session = session;
         self.session.set_threads(self.threads);
         self.apply_strength();
-        self.apply_book()?;
-        crate::egdb::registry::follow_variant(self.variant, self.egdb_notify())?;
-        warning.map_or(Ok(()), Err)
+        // Each setting is carried over on its own: one that fails (no book ships for the new
+        // variant) must not keep the others (the new variant's endgame tables) from following.
+        let errors: Vec<String> = [
+            warning.map_or(Ok(()), Err),
+            self.apply_book(),
+            crate::egdb::registry::follow_variant(self.variant, self.egdb_notify()).map(drop),
+        ]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors.join("; "))
+        }
     }
 
     /// Gives the session the book of `OwnBook`, `BookFile` and `BookMargin` (read again at each
     /// change).
+    ///
+    /// A book that cannot be had turns `OwnBook` off (the session has none then), so that a later
+    /// variant with a book does not take it up unasked.
     fn apply_book(&mut self) -> Result<(), String> {
         let source = BookSource::of_settings(self.book, &self.book_file);
-        self.session.set_book(source, self.book_margin as i32)
+        self.session
+            .set_book(source, self.book_margin as i32)
+            .map_err(|e| {
+                self.book = false;
+                format!("{e}; OwnBook is off")
+            })
     }
 
     /// Gives the session the handicap of `UCI_LimitStrength` and `UCI_Elo`.
@@ -607,6 +631,13 @@ impl Uci {
             .map_err(|e| format!("{e}; the position is unchanged"))
     }
 
+    /// [`Uci::position`], remembering a refusal until a valid position arrives.
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        let set = self.position(words);
+        self.refused = set.as_ref().err().cloned();
+        set
+    }
+
     /// Starts a search. Every `go` ends in a `bestmove`: values out of range are brought into it
     /// (with an `info string`), and a line that cannot be read is answered with its error and a
     /// search to depth 1.
@@ -620,6 +651,16 @@ impl Uci {
         });
         for note in &go.notes {
             self.out.line(&format!("info string {note}"));
+        }
+        // After a refused `position` the position kept is not the one the GUI sent: no move
+        // for it (protocol.md 3.4).
+        if let Some(why) = &self.refused {
+            let message = format!(
+                "no position to search: the last position was refused ({why}); send a valid position"
+            );
+            self.error(&message);
+            self.out.line("bestmove (none)");
+            return Ok(());
         }
         if self.session.is_over() {
             self.error("the game is over in this position: no legal move");

@@ -468,7 +468,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
         // A block cut off by a stopped run: drop it, its game is played again.
         file.set_len(existing.keep).map_err(|e| format!("{name}: {e}"))?;
         if !args.quiet {
-            eprintln!(
+            crate::stderr_line!(
                 "selfplay: dropped an unfinished game block at the end of {name} ({} bytes)",
                 length - existing.keep
             );
@@ -560,18 +560,18 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
                     if secs > 0.0 { played as f64 / secs } else { 0.0 }
                 );
                 if std::io::stderr().is_terminal() {
-                    eprint!("\r{line}");
+                    let _ = write!(std::io::stderr(), "\r{line}");
                 } else {
-                    eprintln!("{line}");
+                    crate::stderr_line!("{line}");
                 }
             }
         }
     });
     if !args.quiet {
         if std::io::stderr().is_terminal() && played > 0 {
-            eprintln!();
+            crate::stderr_line!();
         }
-        eprintln!(
+        crate::stderr_line!(
             "selfplay: shard {shard}: {played} games played ({positions} positions) in {:.1} s; \
              {} games were already in {name}; {total} of the shard's games are done",
             start.elapsed().as_secs_f64(),

@@ -90,8 +90,9 @@ pub struct TrainArgs {
     /// --init from a net without them they start at zero.
     #[arg(long)]
     pub kings: bool,
-    /// Fit a network evaluation instead of pattern weights: the widths of its two hidden layers,
-    /// such as `128x32` (the first a multiple of 32, at most 512; the second at most 64). Adam
+    /// Fit a network evaluation instead of pattern weights (International only, the one variant
+    /// the engine evaluates with a network): the widths of its two hidden layers, such as `128x32`
+    /// (the first a multiple of 32, at most 512; the second at most 64). Adam
     /// (`--epochs`, `--lr`, `--batch`, `--threads`); `--init` then names a network file to start
     /// from, and `--out` gets a network file (an engine started with `TEMPO_NET=<file>` reads it for
     /// `eval-file` `<network>`).

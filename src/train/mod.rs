@@ -121,17 +121,52 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
     }
 }
 
+/// Whether the engine can load `l` as it loads a network file: its bytes decode, with finite
+/// weights and scale, into a shape the engine evaluates with.
+fn loadable(l: &crate::eval::network::Layers) -> Result<(), String> {
+    crate::eval::network::Network::decode(&l.encode()).map(drop)
+}
+
+/// Refuses a scale `--k` (or a fitted one) that a network file cannot store: the file holds it
+/// as an f32, and the engine loads only a finite one above zero (1e-300 became 0, 1e300 infinity).
+fn check_scale(k: f64) -> Result<(), String> {
+    let stored = k as f32;
+    if stored.is_normal() && stored > 0.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "K = {k} becomes {stored} in a network file, which the engine does not load"
+        ))
+    }
+}
+
 /// `tempo train --network`: reads the data as network inputs, fits, writes the network file.
 fn run_network<R: Rules>(args: &TrainArgs, (h1, h2): (usize, usize)) -> Result<(), String> {
     if !args.compare.is_empty() {
         return Err("--compare reads pattern weights: leave it out with --network".into());
+    }
+    // Only a network the engine can load is worth the fit: the variant and shape are checked
+    // before the data is read, the scale as soon as it is known.
+    if R::NAME != weights::NETWORK_VARIANT {
+        return Err(format!(
+            "--network: the engine evaluates with a network only in {} (eval-file <network>); \
+             a {} network could not be loaded",
+            weights::NETWORK_VARIANT,
+            R::NAME
+        ));
+    }
+    let inputs = 4 * <R::Board as Geometry>::SQUARES;
+    loadable(&crate::eval::network::Layers::zeros(inputs, h1, h2, 1.0))
+        .map_err(|e| format!("--network: {e}"))?;
+    if let Some(k) = args.k {
+        check_scale(k).map_err(|e| format!("--k: {e}"))?;
     }
     let clock = Instant::now();
     let (train, held) = network::load::<R>(&args.data, args.holdout, args.seed, args.max_positions)?;
     if train.is_empty() {
         return Err("no finished game in the data".into());
     }
-    eprintln!(
+    crate::stderr_line!(
         "read {} training and {} held-out positions ({} inputs) in {:.1} s",
         train.len(),
         held.len(),
@@ -142,7 +177,8 @@ fn run_network<R: Rules>(args: &TrainArgs, (h1, h2): (usize, usize)) -> Result<(
         Some(k) => k,
         None => {
             let k = fit_k_of(&train.score, &train.result);
-            eprintln!("fitted K = {k:.1}");
+            crate::stderr_line!("fitted K = {k:.1}");
+            check_scale(k).map_err(|e| format!("fitted {e}; give --k"))?;
             k
         }
     };
@@ -183,21 +219,33 @@ fn run_network<R: Rules>(args: &TrainArgs, (h1, h2): (usize, usize)) -> Result<(
             .sum::<f64>()
             / n
     };
-    eprintln!(
+    crate::stderr_line!(
         "start: held-out loss {:.5} (the search scores' own: {search_loss:.5})",
         network::loss(&start, &held, &o).0
     );
     let fitted = network::fit(start, &train, &held, &o, |e| {
-        eprintln!(
+        crate::stderr_line!(
             "epoch {:>3}/{}  held-out loss {:.5}  ({:.1} s)",
-            e.epoch, o.epochs, e.held_loss, e.seconds
+            e.epoch,
+            o.epochs,
+            e.held_loss,
+            e.seconds
         );
     });
+    // A step size that made the loss NaN leaves NaN weights: such a network must not replace a
+    // file the engine may load (the pattern fit refuses the same).
+    let held_loss = network::loss(&fitted, &held, &o).0;
+    if !held.is_empty() && !held_loss.is_finite() {
+        return Err(format!(
+            "the fit diverged (held-out loss {held_loss}): nothing written; try a smaller --lr"
+        ));
+    }
+    loadable(&fitted).map_err(|e| format!("the fitted network cannot be loaded ({e}): nothing written"))?;
     let Some(out) = &args.out else {
         return Ok(());
     };
     crate::fsutil::write_atomic(out, &fitted.encode())?;
-    eprintln!("wrote {}", out.display());
+    crate::stderr_line!("wrote {}", out.display());
     Ok(())
 }
 
@@ -235,7 +283,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     if train.is_empty() {
         return Err("no finished game in the data".into());
     }
-    eprintln!(
+    crate::stderr_line!(
         "read {} training and {} held-out positions ({} regions{}{}{} each) in {:.1} s",
         train.len(),
         held.len(),
@@ -250,7 +298,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         Some(k) => return Err(format!("--k {k} must be positive")),
         None => {
             let k = fit_k(&train);
-            eprintln!("fitted K = {k:.1}");
+            crate::stderr_line!("fitted K = {k:.1}");
             k
         }
     };
@@ -271,14 +319,14 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
             false,
         ),
     };
-    eprintln!(
+    crate::stderr_line!(
         "hand-set evaluation: train loss {:.5}  held-out loss {:.5}",
         hand_loss(&train, &o),
         hand_loss(&held, &o)
     );
     for path in &args.compare {
         let (t, h, r) = compare_file::<R>(path, &train, &held, &o)?;
-        eprintln!(
+        crate::stderr_line!(
             "{}: train loss {t:.5}  held-out loss {h:.5}  held-out loss against the results alone {r:.5}",
             path.display()
         );
@@ -286,7 +334,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     let Some(out) = &args.out else {
         return Ok(());
     };
-    eprintln!(
+    crate::stderr_line!(
         "start: train loss {:.5}  held-out loss {:.5}",
         net_loss(&start, &train, &o),
         net_loss(&start, &held, &o)
@@ -294,7 +342,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     let fit_clock = Instant::now();
     // L-BFGS's progress line, the same with or without big windows.
     let iteration = |e: &Epoch| {
-        eprintln!(
+        crate::stderr_line!(
             "iteration {:>4}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
             e.epoch,
             args.iterations,
@@ -305,7 +353,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
     };
     let (net, epochs) = match args.optimizer {
         Optimizer::Adam => fit(start, &train, &held, &o, |e| {
-            eprintln!(
+            crate::stderr_line!(
                 "epoch {:>3}/{}  train loss {:.5}  held-out loss {:.5}  ({:.1} s)",
                 e.epoch,
                 o.epochs,
@@ -359,9 +407,9 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
             "the fitted weights give a loss of {train_loss} (held-out {held_loss}): nothing written"
         ));
     }
-    eprintln!("integer weights: train loss {train_loss:.5}  held-out loss {held_loss:.5}");
+    crate::stderr_line!("integer weights: train loss {train_loss:.5}  held-out loss {held_loss:.5}");
     let results = Options { lambda: 1.0, ..o };
-    eprintln!(
+    crate::stderr_line!(
         "held-out loss against the results alone: {:.5} (hand-set evaluation {:.5})",
         net_loss(&net, &held, &results),
         hand_loss(&held, &results)
@@ -372,9 +420,9 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         .zip(&net.linear)
         .map(|(n, w)| format!("{n} {:.1}/{:.1}", f64::from(w[0]) / one, f64::from(w[1]) / one))
         .collect();
-    eprintln!("linear terms (middle game/endgame): {}", terms.join(", "));
+    crate::stderr_line!("linear terms (middle game/endgame): {}", terms.join(", "));
     crate::fsutil::write_atomic(out, &weights::encode(&net))?;
-    eprintln!(
+    crate::stderr_line!(
         "wrote {} ({} x {} board, {} regions, {} edge patterns) in {:.1} s total",
         out.display(),
         <R::Board as Geometry>::WIDTH,

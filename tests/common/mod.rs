@@ -24,8 +24,14 @@ pub struct Engine {
 impl Engine {
     /// Starts `tempo` with these arguments.
     pub fn start(args: &[&str]) -> Engine {
+        Engine::start_with_env(args, &[])
+    }
+
+    /// Starts `tempo` with these arguments and these environment variables set.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tempo"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
