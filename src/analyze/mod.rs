@@ -467,9 +467,9 @@ pub fn run<G: Evaluate>(args: &AnalyzeArgs) -> Result<(), String> {
     let marks = Marks::new(args.mistake, args.blunder)?;
     let file = PdnFile::read(path)?;
     let selected = file.selected(path, args.game)?;
-    let warn = |text: String| eprintln!("tempo: {}: {text}", path.display());
+    let warn = |text: String| crate::stderr_line!("tempo: {}: {text}", path.display());
     if let Some(note) = &file.note {
-        eprintln!("tempo: {note}");
+        crate::stderr_line!("tempo: {note}");
     }
     // Every selected game is read and replayed before any search.
     let mut games = Vec::new();
@@ -687,7 +687,7 @@ impl Progress {
 
     fn clear(&self) {
         if self.on {
-            eprint!("\r\x1b[K");
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
         }
     }
 }

@@ -238,7 +238,7 @@ impl Log {
             && let Err(e) = writeln!(f, "{t:10.3} {who} {dir} {text}")
         {
             let message = format!("cannot write log {}: {e}", self.path.display());
-            eprintln!("tempo match: warning: {message}; the log stops here");
+            crate::stderr_line!("tempo match: warning: {message}; the log stops here");
             *failed = Some(message);
         }
     }

@@ -755,7 +755,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs, resume: Option<&Resume>) -> Result<(),
             args.adjudicate_egdb_pieces,
         )
         .map_err(|e| format!("--adjudicate-egdb {}: {e}", dir.display()))?;
-        eprintln!("adjudication tables: {loaded}");
+        crate::stderr_line!("adjudication tables: {loaded}");
     }
     let log = args.log.as_deref().map(Log::create).transpose()?.map(Arc::new);
     let variant = args.variant;
@@ -1091,7 +1091,7 @@ pub fn run<G: Evaluate>(args: &MatchArgs, resume: Option<&Resume>) -> Result<(),
         }
         if let Err(e) = print(&o) {
             if e != crate::output::OUTPUT_CLOSED {
-                eprintln!("tempo match: {e}");
+                crate::stderr_line!("tempo match: {e}");
             }
             closed = true;
             stop.store(true, Ordering::Relaxed);
@@ -1214,7 +1214,7 @@ fn open_pdn(
             ));
         }
         None if len > 0 => {
-            eprintln!("tempo match: {name} exists; its games are kept and the new ones appended")
+            crate::stderr_line!("tempo match: {name} exists; its games are kept and the new ones appended")
         }
         None => {}
     }
