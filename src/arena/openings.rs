@@ -18,8 +18,14 @@ fn is_filler(token: &str) -> bool {
         || crate::pdn::RESULTS.contains(&token)
 }
 
-/// Plays move texts from `start`; the error names the move.
-fn play_texts<G: Game>(start: &G, texts: &[&str], what: &str) -> Result<Vec<G::Move>, String> {
+/// Plays move texts from `start`; the error names the move. A game that ends on the last move is
+/// refused unless `finished` allows it.
+fn play_texts<G: Game>(
+    start: &G,
+    texts: &[&str],
+    what: &str,
+    finished: bool,
+) -> Result<Vec<G::Move>, String> {
     let mut pos = *start;
     let mut moves = Vec::new();
     for t in texts {
@@ -29,7 +35,7 @@ fn play_texts<G: Game>(start: &G, texts: &[&str], what: &str) -> Result<Vec<G::M
         moves.push(mv);
         pos = pos.play(&mv);
     }
-    if pos.outcome().is_some() {
+    if !finished && pos.outcome().is_some() {
         return Err(format!(
             "{what}: the game is already over {}",
             if texts.is_empty() {
@@ -53,6 +59,20 @@ fn play_texts<G: Game>(start: &G, texts: &[&str], what: &str) -> Result<Vec<G::M
 /// The file cannot be read, is empty, or holds a position or move that is not legal (named with its
 /// line or game).
 pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> {
+    read(path, false)
+}
+
+/// Reads a file in the format of [`load`] as whole games, for `tempo selfplay --starts`: a game
+/// may end on its last move (a PDN of played games), which an opening may not.
+///
+/// # Errors
+/// As [`load`], except for finished games.
+pub fn load_games<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> {
+    read(path, true)
+}
+
+/// [`load`] and [`load_games`]: `finished` accepts games that are over.
+fn read<G: Game>(path: &std::path::Path, finished: bool) -> Result<Vec<Opening<G>>, String> {
     let text = crate::pdn::read_file(path).map_err(|e| format!("openings: {e}"))?;
     // A byte-order mark (as some Windows editors write) is not part of the first opening.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -67,7 +87,7 @@ pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> 
                 None => G::start(),
             };
             let texts: Vec<&str> = g.moves.iter().map(String::as_str).collect();
-            let moves = play_texts(&start, &texts, &what)?;
+            let moves = play_texts(&start, &texts, &what, finished)?;
             out.push(Opening { start, moves });
         }
     } else {
@@ -78,7 +98,7 @@ pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> 
             }
             let what = format!("openings {name}, line {}", i + 1);
             if let Ok(start) = G::from_fen(line) {
-                if start.outcome().is_some() {
+                if !finished && start.outcome().is_some() {
                     return Err(format!("{what}: the game is already over in this position"));
                 }
                 out.push(Opening {
@@ -95,7 +115,7 @@ pub fn load<G: Game>(path: &std::path::Path) -> Result<Vec<Opening<G>>, String> 
                 ),
                 _ => (G::start(), &tokens[..]),
             };
-            let moves = play_texts(&start, texts, &what)?;
+            let moves = play_texts(&start, texts, &what, finished)?;
             out.push(Opening { start, moves });
         }
     }

@@ -231,7 +231,7 @@ impl SelfplayArgs {
             return Ok(None);
         };
         let text = crate::pdn::read_file(path).map_err(|e| format!("--starts: {e}"))?;
-        let entries = crate::arena::openings::load::<G>(path).map_err(|e| format!("--starts: {e}"))?;
+        let entries = crate::arena::openings::load_games::<G>(path).map_err(|e| format!("--starts: {e}"))?;
         let mut label = format!(
             "starts={:08x}/{}",
             crc32fast::hash(text.as_bytes()),
