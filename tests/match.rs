@@ -666,6 +666,11 @@ fn a_round_robin_of_three() {
     assert!(r.out.contains("Rank Name"));
     let last = r.out.lines().rev().nth(1).unwrap();
     assert!(last.contains("fake-illegal") && last.contains("0.0%"), "{last}");
+    // Every game lost: the upper end of its Elo's interval (4 games: 0.025^(1/4) = 0.397635, by
+    // hand; -400 log10(1 / (1 - 0.397635) - 1) = 72.15), never an infinite Elo.
+    assert!(last.contains(" < 72.1 ") || last.contains(" < 72.2 "), "{last}");
+    let ranking = &r.out[r.out.find("Rank Name").unwrap()..];
+    assert!(!ranking.contains("inf"), "{ranking}");
 }
 
 #[test]
