@@ -486,8 +486,19 @@ fn level_scores_adjudicate_a_draw_from_the_given_ply() {
     let text = std::fs::read_to_string(&pdn).unwrap();
     for game in text.split("[Event").skip(1) {
         let body = game.rsplit(']').next().unwrap();
+        // Without the move comments (`{+0.02/2 0.003s}`), which hold digits too.
+        let mut moves = String::new();
+        let mut depth = 0;
+        for c in body.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => moves.push(c),
+                _ => {}
+            }
+        }
         // The moves: every token with a square number in it but the result and move numbers.
-        let plies = body
+        let plies = moves
             .split_whitespace()
             .filter(|t| !t.ends_with('.') && *t != "1-1" && t.contains(|c: char| c.is_ascii_digit()))
             .count();
