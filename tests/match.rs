@@ -486,8 +486,19 @@ fn level_scores_adjudicate_a_draw_from_the_given_ply() {
     let text = std::fs::read_to_string(&pdn).unwrap();
     for game in text.split("[Event").skip(1) {
         let body = game.rsplit(']').next().unwrap();
+        // Without the move comments (`{+0.02/2 0.003s}`), which hold digits too.
+        let mut moves = String::new();
+        let mut depth = 0;
+        for c in body.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => moves.push(c),
+                _ => {}
+            }
+        }
         // The moves: every token with a square number in it but the result and move numbers.
-        let plies = body
+        let plies = moves
             .split_whitespace()
             .filter(|t| !t.ends_with('.') && *t != "1-1" && t.contains(|c: char| c.is_ascii_digit()))
             .count();
@@ -666,6 +677,11 @@ fn a_round_robin_of_three() {
     assert!(r.out.contains("Rank Name"));
     let last = r.out.lines().rev().nth(1).unwrap();
     assert!(last.contains("fake-illegal") && last.contains("0.0%"), "{last}");
+    // Every game lost: the upper end of its Elo's interval (4 games: 0.025^(1/4) = 0.397635, by
+    // hand; -400 log10(1 / (1 - 0.397635) - 1) = 72.15), never an infinite Elo.
+    assert!(last.contains(" < 72.1 ") || last.contains(" < 72.2 "), "{last}");
+    let ranking = &r.out[r.out.find("Rank Name").unwrap()..];
+    assert!(!ranking.contains("inf"), "{ranking}");
 }
 
 #[test]

@@ -430,20 +430,31 @@ fn a_gauntlet_with_per_engine_limits_an_engines_file_and_a_json_summary() {
     let started: Vec<&str> = r.out.lines().filter(|l| l.starts_with("Started game")).collect();
     assert_eq!(started.len(), 4, "{}", r.out);
     assert!(started.iter().all(|l| l.contains("lead")), "{started:?}");
-    assert!(r.out.contains("Pairing lead vs quick: "), "{}", r.out);
-    assert!(r.out.contains("Pairing lead vs timed2: "), "{}", r.out);
-    assert!(r.out.contains("Crosstable"), "{}", r.out);
+    assert!(r.out.contains("Results of lead vs quick: 2 games, "), "{}", r.out);
+    assert!(
+        r.out.contains("Results of lead vs timed2: 2 games, "),
+        "{}",
+        r.out
+    );
+    // The crosstable first, then each pairing's statistics, the ranking last; each once.
+    let at = |what: &str| {
+        assert_eq!(r.out.matches(what).count(), 1, "{what}: {}", r.out);
+        r.out.find(what).unwrap()
+    };
+    assert!(at("Crosstable") < at("Results of lead vs quick: "), "{}", r.out);
+    assert!(at("Results of lead vs timed2: ") < at("Rank Name"), "{}", r.out);
+    assert!(!r.out.contains("nan"), "{}", r.out);
     // Each engine got its own limits.
     let log = std::fs::read_to_string(&log).unwrap();
     let sent = |who: &str, what: &str| {
         log.lines()
             .any(|l| l.split_whitespace().nth(1).is_some_and(|w| w.starts_with(who)) && l.contains(what))
     };
-    assert!(sent("engine1", "level depth=2"), "lead at depth 2");
-    assert!(sent("engine2", "level depth=1"), "quick at depth 1");
-    assert!(sent("engine3", "go movetime 20"), "timed at 0.02 s");
+    assert!(sent("lead", "level depth=2"), "lead at depth 2");
+    assert!(sent("quick", "level depth=1"), "quick at depth 1");
+    assert!(sent("timed2", "go movetime 20"), "timed at 0.02 s");
     assert!(
-        sent("engine3", "setoption name Hash value 8"),
+        sent("timed2", "setoption name Hash value 8"),
         "options of the file"
     );
     let g = games(&pdn);
@@ -598,5 +609,111 @@ fn a_resumed_concurrent_match_plays_only_the_games_missing() {
     assert_eq!(
         (v["finished"].as_bool(), v["games_played"].as_u64()),
         (Some(true), Some(10))
+    );
+}
+
+/// The limit words not covered above, each through the binary: `tc=` (a Hub clock), `nodes=`
+/// (a UCI node limit), `st=` (read as `movetime=`), `timemargin=` (read as `margin=`), and
+/// `restart=on` (a new process for every game, where an engine without it plays on in one).
+#[test]
+fn clock_nodes_st_timemargin_and_restart_per_engine() {
+    let log = temp("limits.log");
+    let clock = format!("{TEMPO} hub name=clock tc=30+0.5 restart=on");
+    let nodes = format!("{TEMPO} uci name=nodes nodes=3000");
+    let r = run(&[
+        "--engine",
+        &clock,
+        "--engine",
+        &nodes,
+        "--games",
+        "2",
+        "--depth",
+        "3",
+        "--draw-after",
+        "16",
+        "--seed",
+        "4",
+        "--log",
+        s(&log),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert_eq!(printed_results(&r.out).len(), 2, "{}", r.out);
+    let log = std::fs::read_to_string(&log).unwrap();
+    // Who wrote a line: `clock.w0#1234`.
+    let who = |l: &str| l.split_whitespace().nth(1).unwrap_or("").to_string();
+    let sent = |name: &str, what: &str| {
+        log.lines()
+            .any(|l| who(l).starts_with(&format!("{name}.")) && l.contains(" > ") && l.contains(what))
+    };
+    // Its own clock replaces --depth for `clock`; `nodes` plays by nodes alone.
+    assert!(sent("clock", "level time=29.500 inc=0.500"), "{log}");
+    assert!(!sent("clock", "depth="), "{log}");
+    assert!(sent("nodes", "go nodes 3000"), "{log}");
+    assert!(!sent("nodes", "depth 3"), "{log}");
+    let processes = |name: &str| {
+        let mut p: Vec<String> = log
+            .lines()
+            .map(who)
+            .filter(|w| w.starts_with(&format!("{name}.")))
+            .collect();
+        p.sort();
+        p.dedup();
+        p.len()
+    };
+    assert_eq!(processes("clock"), 2, "restart=on: one process a game\n{log}");
+    assert_eq!(processes("nodes"), 1, "one process for both games\n{log}");
+
+    // `st=` is a move time; `timemargin=` a margin: an engine that never answers loses on time
+    // only once its move time is spent and, under a clock, its margin as well.
+    let log = temp("st.log");
+    let st = format!("{TEMPO} hub name=st st=0.05");
+    let r = run(&[
+        "--engine",
+        &st,
+        "--engine",
+        &format!("{TEMPO} hub name=other"),
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--draw-after",
+        "12",
+        "--seed",
+        "4",
+        "--log",
+        s(&log),
+    ]);
+    assert!(r.ok, "{}", r.err);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.lines()
+            .any(|l| l.contains(" st.") && l.contains("level move-time=0.050")),
+        "{log}"
+    );
+    let hang = format!(
+        "bash {}/tests/fake/hub.sh hang name=slow tc=0.1+0 timemargin=1500",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let began = Instant::now();
+    let r = run(&[
+        "--engine",
+        &hang,
+        "--engine",
+        &format!("{TEMPO} hub name=other"),
+        "--games",
+        "1",
+        "--depth",
+        "1",
+        "--random-plies",
+        "0",
+    ]);
+    assert!(r.ok, "{}", r.err);
+    assert!(r.out.contains("White loses on time"), "{}", r.out);
+    // 0.1 s of clock and 1.5 s of margin: the loss cannot come sooner (with the default margin of
+    // 50 ms it would come after 0.15 s).
+    assert!(
+        began.elapsed() >= Duration::from_millis(1600),
+        "{:?}",
+        began.elapsed()
     );
 }

@@ -181,3 +181,147 @@ fn engine_errors_use_the_given_name() {
     assert!(err.contains("engine picky refused its settings"), "{err}");
     assert!(!err.contains("engine2"), "{err}");
 }
+
+/// The number after `prefix` in `line`, up to the next space or comma.
+fn number_after(line: &str, prefix: &str) -> f64 {
+    let rest = &line[line
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{prefix:?} in {line:?}"))
+        + prefix.len()..];
+    let end = rest.find([' ', ',']).unwrap_or(rest.len());
+    rest[..end]
+        .parse()
+        .unwrap_or_else(|_| panic!("a number after {prefix:?} in {line:?}"))
+}
+
+/// The standard normal distribution function by Simpson's rule over the density (apart from the
+/// manager's erf, which is Abramowitz and Stegun's approximation).
+fn normal_cdf(x: f64) -> f64 {
+    let density = |t: f64| (-t * t / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let n = 20_000;
+    let h = x.abs() / n as f64;
+    let mut sum = density(0.0) + density(x.abs());
+    for i in 1..n {
+        sum += density(i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 };
+    }
+    let half = sum * h / 3.0;
+    if x >= 0.0 { 0.5 + half } else { 0.5 - half }
+}
+
+/// A real match between two Tempos of different depths (deterministic: fixed depths, a seed):
+/// the printed pair counts agree with the printed games, and the printed Elo, its interval,
+/// nElo with its interval and LOS are those computed here from the printed pair counts by
+/// fishtest's formulas.
+#[test]
+fn the_printed_pair_statistics_agree_with_an_independent_computation() {
+    let (ok, out, _) = run(&[
+        "--engine",
+        &format!("{TEMPO} hub name=deep depth=3"),
+        "--engine",
+        &format!("{TEMPO} hub name=shallow depth=2"),
+        "--games",
+        "16",
+        "--random-plies",
+        "8",
+        "--balance",
+        "0",
+        "--seed",
+        "21",
+        "--draw-after",
+        "100",
+    ]);
+    assert!(ok, "{out}");
+    let line = |prefix: &str| {
+        out.lines()
+            .rfind(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{prefix:?} in {out}"))
+            .to_string()
+    };
+    let results = line("Results of deep vs shallow: ");
+    let pairs = line("Pairs (LL, LD, DD+WL, WD, WW): ");
+    let elo = line("Elo difference: ");
+    let nelo = line("nElo: ");
+    // `Results of deep vs shallow: 16 games, W - L - D, ...`
+    let wld: Vec<u64> = results
+        .split(": ")
+        .nth(1)
+        .unwrap()
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .split(" - ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let counts: Vec<f64> = pairs["Pairs (LL, LD, DD+WL, WD, WW): ".len()..]
+        .split(" (")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 5, "{pairs}");
+    let n: f64 = counts.iter().sum();
+    assert_eq!(n, 8.0, "{pairs}");
+    // The pairs hold the games' half points: 2 W + D.
+    let half_points: f64 = counts.iter().enumerate().map(|(k, c)| k as f64 * c).sum();
+    assert_eq!(half_points, (2 * wld[0] + wld[2]) as f64, "{results} / {pairs}");
+    let distinct = counts.iter().filter(|&&c| c > 0.0).count();
+    assert!(distinct >= 2, "the pairs must vary for nElo to exist: {pairs}");
+
+    // fishtest: a pair scores k/4; the mean and the variance of one pair's score.
+    let mu = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * k as f64 / 4.0)
+        .sum::<f64>()
+        / n;
+    let var = counts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| c * (k as f64 / 4.0 - mu).powi(2))
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    let elo_of = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
+    let z = 1.959964;
+    let near = |printed: f64, want: f64, what: &str| {
+        assert!(
+            (printed - want).abs() <= 0.051,
+            "{what}: printed {printed}, computed {want}\n{out}"
+        );
+    };
+    assert!(
+        mu > 0.0 && mu < 1.0 && mu + z * se < 1.0 && mu - z * se > 0.0,
+        "{pairs}"
+    );
+    near(number_after(&elo, "Elo difference: "), elo_of(mu), "Elo");
+    near(
+        number_after(&elo, "+/- "),
+        (elo_of(mu + z * se) - elo_of(mu - z * se)) / 2.0,
+        "Elo interval",
+    );
+    near(
+        number_after(&elo, "LOS: "),
+        100.0 * normal_cdf((mu - 0.5) / se),
+        "LOS",
+    );
+    near(
+        number_after(&elo, "DrawRatio: "),
+        100.0 * wld[2] as f64 / 16.0,
+        "DrawRatio",
+    );
+    // nElo: the mean over the standard deviation of one game, sqrt(2 var).
+    let per_sigma = 800.0 / std::f64::consts::LN_10;
+    let sigma = (2.0 * var).sqrt();
+    near(
+        number_after(&nelo, "nElo: "),
+        (mu - 0.5) / sigma * per_sigma,
+        "nElo",
+    );
+    near(
+        number_after(&nelo, "+/- "),
+        z * se / sigma * per_sigma,
+        "nElo interval",
+    );
+    assert!(nelo.ends_with("(from the pairs)"), "{nelo}");
+}

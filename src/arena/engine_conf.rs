@@ -46,6 +46,9 @@ pub struct ConfEngine {
     /// Milliseconds the engine may overrun its clock.
     #[serde(default)]
     pub margin: Option<u64>,
+    /// A new process for every game (`restart=on`).
+    #[serde(default)]
+    pub restart: bool,
 }
 
 impl ConfEngine {
@@ -81,12 +84,15 @@ impl ConfEngine {
         if let Some(m) = self.margin {
             w.push(format!("margin={m}"));
         }
+        if self.restart {
+            w.push("restart=on".into());
+        }
         Ok(w)
     }
 }
 
 /// Reads an engines file: a JSON array of engines (`name`, `command`, and optionally `dir`,
-/// `proto`, `options`, `tc`, `movetime`, `depth`, `nodes`, `margin`).
+/// `proto`, `options`, `tc`, `movetime`, `depth`, `nodes`, `margin`, `restart`).
 ///
 /// # Errors
 /// The file cannot be read or is not such an array; two engines share a name.
@@ -119,10 +125,11 @@ pub struct OwnLimits {
 }
 
 /// The words an engine setting may start with (the others are the command).
-const SETTINGS: [&str; 11] = [
+const SETTINGS: [&str; 12] = [
     "name=",
     "proto=",
     "dir=",
+    "restart=",
     "option.",
     "tc=",
     "movetime=",
@@ -235,8 +242,8 @@ pub fn each_words(each: Option<&str>) -> Result<Vec<String>, String> {
     let words = split_words(text)?;
     if let Some(w) = words.iter().find(|w| !is_setting(w) || w.starts_with("name=")) {
         return Err(format!(
-            "--each {text:?}: {w:?} is not a shared setting (proto=, dir=, option.NAME=VALUE, tc=, \
-             movetime=, depth=, nodes=, margin=)"
+            "--each {text:?}: {w:?} is not a shared setting (proto=, dir=, restart=, option.NAME=VALUE, \
+             tc=, movetime=, depth=, nodes=, margin=)"
         ));
     }
     Ok(words)
@@ -259,12 +266,20 @@ mod tests {
             depth: Some(4),
             nodes: None,
             margin: None,
+            restart: true,
         }];
         let each = each_words(Some("tc=10+0.1 margin=80")).unwrap();
         let (text, l) = resolve("conf=old depth=6", &each, &conf).unwrap();
         assert_eq!(
             split_words(&text).unwrap(),
-            ["tempo", "hub", "name=old", "proto=hub", "option.tt-size=20"]
+            [
+                "tempo",
+                "hub",
+                "name=old",
+                "proto=hub",
+                "option.tt-size=20",
+                "restart=on"
+            ]
         );
         let tc = l.tc.unwrap();
         assert_eq!(tc.depth, Some(6));

@@ -115,6 +115,9 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// A DXP engine's address (`dxp://HOST:PORT`); the command, if any, starts it.
     pub dxp: Option<String>,
+    /// `restart=on`: a new process for every game, as fastchess and cutechess-cli offer, so that
+    /// nothing an engine keeps between games (its tables, a leak) carries over.
+    pub restart: bool,
 }
 
 /// Splits a command line into words as a POSIX shell does (quotes and backslashes), by `shlex`.
@@ -127,7 +130,7 @@ pub fn split_words(text: &str) -> Result<Vec<String>, String> {
 
 impl EngineSpec {
     /// Reads an `--engine` value: a command line in which the words `name=N`, `proto=hub|hub1|uci`,
-    /// `dir=PATH` and `option.NAME=VALUE` are settings for the manager and every other word is
+    /// `dir=PATH`, `restart=on|off` and `option.NAME=VALUE` are settings for the manager and every other word is
     /// the command (`cmd=PROGRAM` may also name the program).
     ///
     /// # Errors
@@ -140,6 +143,7 @@ impl EngineSpec {
             proto: None,
             options: Vec::new(),
             dxp: None,
+            restart: false,
         };
         for word in split_words(text)? {
             if let Some(v) = word.strip_prefix("name=") {
@@ -157,6 +161,12 @@ impl EngineSpec {
                 && spec.dxp.is_none()
             {
                 spec.dxp = Some(v.to_string());
+            } else if let Some(v) = word.strip_prefix("restart=") {
+                spec.restart = match v {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--engine {text:?}: restart is on or off, not {v:?}")),
+                };
             } else if let Some(v) = word.strip_prefix("dir=") {
                 spec.dir = Some(PathBuf::from(v));
             } else if let Some(v) = word.strip_prefix("cmd=") {
@@ -565,6 +575,9 @@ mod tests {
         assert_eq!(s.program_name(), "tempo");
         let s = EngineSpec::parse("uci cmd=/bin/eng 'option.Hash=16'").unwrap();
         assert_eq!(s.command, ["/bin/eng", "uci"]);
+        assert!(!s.restart);
+        assert!(EngineSpec::parse("e hub restart=on").unwrap().restart);
+        assert!(EngineSpec::parse("e hub restart=yes").is_err());
         assert!(EngineSpec::parse("name=x").is_err());
         assert!(EngineSpec::parse("e proto=dxp").is_err());
         assert_eq!(

@@ -73,16 +73,19 @@ set or UCI setoption); cmd=PROGRAM may name the program; every other word is the
 Without proto=, a command with a `hub` or `uci` argument speaks that dialect; otherwise the \
 manager sends `hub` and, without a `wait` within 3 s, tries `uci`; an engine that gives no \
 `uciok` within 3 s either stops the match, both dialects named. Errors name an engine by its \
-name= (or engine1, engine2... in the order given). Example: --engine \
+name= (or engine1, engine2... in the order given). restart=on gives the engine a new process \
+for every game (by default a process plays game after game). Example: --engine \
 \"target/release/tempo hub name=new option.tt-size=20\" --engine \"dame hub\".
 
 LIMITS PER ENGINE: the words tc=TC, movetime=SECONDS, depth=N and nodes=N in an --engine value \
 (or in --each, or for a named engine in the engines file) give that engine its own limits, which \
-replace --tc, --movetime, --depth and --nodes for it; margin=MS replaces --margin. Example: \
+replace --tc, --movetime, --depth and --nodes for it; margin=MS replaces --margin (st= and \
+timemargin=, as fastchess writes them, are read as movetime= and margin=). Example: \
 --engine \"tempo hub name=full tc=10+0.1\" --engine \"tempo hub name=half tc=5+0.05\".
 
 ENGINES FILE: --engines-file FILE is a JSON array of engines, each with a name and a command and \
-optionally dir, proto, options (an object of NAME: VALUE), tc, movetime, depth, nodes and margin; \
+optionally dir, proto, options (an object of NAME: VALUE), tc, movetime, depth, nodes, margin \
+and restart (true or false); \
 --engine conf=NAME plays the engine of that name, and further words in the --engine value \
 (settings only) add to it. Example: [{\"name\": \"new\", \"command\": \"tempo hub\", \
 \"options\": {\"tt-size\": 20}}] with --engine conf=new.
@@ -125,8 +128,8 @@ each engine's mean thinking time a searched move (`Thinking time a searched move
 the request to the answer; moves answered in under 10 ms counted apart) with a `Warning:` line \
 for an engine whose mean overran --movetime by more than 10 %, then the statistics: for each \
 pairing its results, its game pairs (LL, LD, DD+WL, WD, WW), `Elo difference: E +/- M, LOS: L %, \
-DrawRatio: D %` (from the pairs; a bound when every game was won or lost), nElo and the SPRT, and \
-for more than two engines a table and a crosstable. --report-every N prints the statistics every \
+DrawRatio: D %` (from the pairs; a bound when every game was won or lost), nElo and the SPRT; \
+for more than two engines a crosstable comes before the pairings and a ranking after them. --report-every N prints the statistics every \
 N games too; Ctrl-C stops the match (the games under way abandoned) and prints them once more. \
 Results print as 1-0, 0-1 and 1/2-1/2, as cutechess-cli prints them; the PDN writes 2-0, 0-2 and \
 1-1 unless --pdn-results pgn."
@@ -136,8 +139,8 @@ pub struct MatchArgs {
     /// Two engines play a match; more play a round robin or a gauntlet (--tournament).
     #[arg(long = "engine", value_name = "COMMAND", required_unless_present = "resume")]
     pub engines: Vec<String>,
-    /// Settings every engine shares, as in an --engine value (proto=, dir=, option.NAME=VALUE,
-    /// tc=, movetime=, depth=, nodes=, margin=); an engine's own words win.
+    /// Settings every engine shares, as in an --engine value (proto=, dir=, restart=,
+    /// option.NAME=VALUE, tc=, movetime=, depth=, nodes=, margin=); an engine's own words win.
     #[arg(long, value_name = "SETTINGS")]
     pub each: Option<String>,
     /// A JSON file of named engines, which --engine conf=NAME plays (see ENGINES FILE below).
@@ -1408,6 +1411,9 @@ fn worker<G: Evaluate>(
             for (side, c) in [white, black].into_iter().enumerate() {
                 if record.failed[side] {
                     c.kill();
+                } else if specs[job.players[side]].restart {
+                    // `restart=on`: the next game gets a new process.
+                    c.quit();
                 } else {
                     clients[job.players[side]] = Some(c);
                 }

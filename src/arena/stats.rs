@@ -54,7 +54,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // Adding 0 turns -0.0 (an even score) into 0.0, in the JSON summary as in the report.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
@@ -801,7 +802,7 @@ fn pairing_report(p: &PairingStats, out: &mut String) {
 
 /// The statistics as the match prints them (during the match with `--report-every` and on Ctrl-C,
 /// and at its end): a block per pairing, then for more than two engines the table of the engines
-/// by score.
+/// by score (an engine that won or lost every game shows the known end of its Elo's interval).
 pub fn report(stats: &MatchStats) -> String {
     let mut out = String::new();
     for p in &stats.pairings {
@@ -815,8 +816,16 @@ pub fn report(stats: &MatchStats) -> String {
         let mut order: Vec<&EngineStats> = stats.engines.iter().filter(|e| e.games > 0).collect();
         order.sort_by(|a, b| b.score.unwrap_or(0.0).total_cmp(&a.score.unwrap_or(0.0)));
         for (rank, e) in order.iter().enumerate() {
+            // Every game won (or lost): the known end of the 95 % interval, as for a pairing.
             let elo = e.elo.map_or_else(
-                || if e.score >= Some(0.5) { "inf" } else { "-inf" }.to_string(),
+                || {
+                    let edge = 0.025f64.powf(1.0 / e.games as f64);
+                    if e.score >= Some(0.5) {
+                        format!("> {}", fmt1(elo_from_score(edge)))
+                    } else {
+                        format!("< {}", fmt1(elo_from_score(1.0 - edge)))
+                    }
+                },
                 fmt1,
             );
             let _ = writeln!(
