@@ -1202,12 +1202,22 @@ fn a_match_reports_thinking_time_and_warns_of_an_engine_that_overruns_the_move_t
     assert!(mean("slow") >= 0.15, "{line}");
     assert!(mean("t") < 0.1, "{line}");
     let warnings: Vec<&str> = r.out.lines().filter(|l| l.starts_with("Warning: ")).collect();
-    assert_eq!(warnings.len(), 1, "{}", r.out);
     assert!(
-        warnings[0].starts_with("Warning: slow thought ") && warnings[0].contains("not played at equal time"),
+        warnings
+            .iter()
+            .any(|w| w.starts_with("Warning: slow thought ") && w.contains("not played at equal time")),
         "{}",
-        warnings[0]
+        r.out
     );
+    // Tempo is warned exactly when its own mean is more than 10 % over the move time: on a loaded
+    // machine it can be, and the warning must then say so (the printed mean is rounded, so a mean
+    // within a millisecond of the line may go either way).
+    let t_warned = warnings.iter().any(|w| w.starts_with("Warning: t thought "));
+    let t = mean("t");
+    if (t - 0.055).abs() > 0.001 {
+        assert_eq!(t_warned, t > 0.055, "{}", r.out);
+    }
+    assert_eq!(warnings.len(), 1 + usize::from(t_warned), "{}", r.out);
     assert!(r.out.trim_end().ends_with("Finished match"));
 }
 
