@@ -532,3 +532,24 @@ fn every_game_of_a_corpus_reads_and_replays() {
         failures.join("\n")
     );
 }
+
+/// Problem books write `[White ""]`: an empty name shows as unknown, as a missing one does.
+#[test]
+fn an_empty_player_name_shows_as_unknown() {
+    let path = temp("empty-names.pdn");
+    std::fs::write(
+        &path,
+        "[White \"\"]\n[Black \" \"]\n[GameType \"20\"]\n[FEN \"W:W31,32,36:B21,22\"]\n\n1. 31-27 22x31 *\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (out, _) = ok(&["--pdn", file, "--depth", "2", "--no-book"]);
+    assert!(out.contains("game 1: ? - ?, from"), "{out}");
+    let (out, _) = ok(&["--pdn", file, "--depth", "2", "--no-book", "--json"]);
+    let game = of_type(&json(&out), "game")[0].clone();
+    assert_eq!(
+        (game["white"].as_str(), game["black"].as_str()),
+        (Some("?"), Some("?"))
+    );
+    std::fs::remove_file(&path).ok();
+}

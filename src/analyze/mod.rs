@@ -601,7 +601,8 @@ fn limits(args: &AnalyzeArgs) -> Result<Limits, String> {
 /// Names a game before its moves: number, players and start position (text), or a `game` object.
 fn print_header<G: Evaluate>(game: &Prepared<G>, why: &str, json: bool) -> Result<(), String> {
     let g = &game.read.game;
-    let tag = |t| g.tag(t).unwrap_or("?");
+    // Problem books write `[White ""]`: an empty name is as unknown as a missing one.
+    let tag = |t| g.tag(t).map(str::trim).filter(|v| !v.is_empty()).unwrap_or("?");
     if json {
         JsonLine::Game {
             game: game.number,
