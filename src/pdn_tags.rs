@@ -3,7 +3,7 @@
 //! and its moves), and today's `Date`. The match manager, the DXP player and game analysis share
 //! them from here.
 
-use crate::game::{Game, MoveList, MoveStyle, Side};
+use crate::game::{Game, MoveError, MoveList, MoveStyle, Side};
 use crate::variant::Variant;
 
 /// The PDN `GameType` of a variant: the long form for the types pydraughts writes, the number
@@ -139,14 +139,81 @@ pub fn setup<G: Game>(
 
 /// Whether every move reads as one legal move from `start`.
 fn reads_legally<G: Game>(start: &G, moves: &[String]) -> bool {
+    read_moves(start, moves).is_ok()
+}
+
+/// How many plies [`read_moves`] may replay in all while it tries the readings of ambiguous
+/// moves, so that a record full of them cannot make it run for long.
+const READ_BUDGET: usize = 20_000;
+
+/// The moves of a game record from `start`, each read as one legal move.
+///
+/// A capture written by its first and last squares alone (`3x26`) can fit several captures, as
+/// real game files write them. Such a move is read as the one capture after which the rest of
+/// the record reads legally; when the rest reads after several of them, or after none, the
+/// move's error stands (with the reason when several fit).
+///
+/// # Errors
+/// The index of the first move that does not read, and why.
+pub fn read_moves<G: Game>(start: &G, moves: &[String]) -> Result<Vec<G::Move>, (usize, MoveError)> {
+    let mut out = Vec::with_capacity(moves.len());
+    let mut budget = READ_BUDGET;
+    read_from(start, moves, 0, &mut out, &mut budget)?;
+    Ok(out)
+}
+
+/// [`read_moves`] from ply `from`, appending to `out`.
+fn read_from<G: Game>(
+    start: &G,
+    moves: &[String],
+    from: usize,
+    out: &mut Vec<G::Move>,
+    budget: &mut usize,
+) -> Result<(), (usize, MoveError)> {
     let mut pos = *start;
-    for m in moves {
-        match pos.parse_move(m) {
-            Ok(mv) => pos = pos.play(&mv),
-            Err(_) => return false,
+    for (k, text) in moves.iter().enumerate().skip(from) {
+        *budget = budget.saturating_sub(1);
+        match pos.parse_move(text) {
+            Ok(mv) => {
+                out.push(mv);
+                pos = pos.play(&mv);
+            }
+            Err(MoveError::Ambiguous(t, candidates)) => {
+                // Each candidate is written in full, which reads as exactly that move.
+                let mut fits = Vec::new();
+                for c in &candidates {
+                    if *budget == 0 {
+                        break;
+                    }
+                    let Ok(mv) = pos.parse_move(c) else { continue };
+                    let mut rest = Vec::new();
+                    if read_from(&pos.play(&mv), moves, k + 1, &mut rest, budget).is_ok() {
+                        fits.push((mv, rest));
+                    }
+                }
+                return match fits.len() {
+                    1 => {
+                        let (mv, rest) = fits.swap_remove(0);
+                        out.push(mv);
+                        out.extend(rest);
+                        Ok(())
+                    }
+                    0 => Err((k, MoveError::Ambiguous(t, candidates))),
+                    n => Err((
+                        k,
+                        MoveError::Ambiguous(
+                            format!(
+                                "{t}, and the rest of the game reads legally after {n} of the captures it fits"
+                            ),
+                            candidates,
+                        ),
+                    )),
+                };
+            }
+            Err(e) => return Err((k, e)),
         }
     }
-    true
+    Ok(())
 }
 
 /// Whether `G` writes its moves with letters (`c3-d4`) rather than numbers (`22-18`).
@@ -284,6 +351,41 @@ mod tests {
 
     fn moves(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_capture_written_by_its_ends_is_the_one_after_which_the_rest_reads() {
+        use crate::draughts::English;
+        // A white man on 23 takes two men to 7 by 14 (18 and 10) or by 16 (19 and 11): "23x7"
+        // fits both. Black's 19-24 next is legal only after the capture by 14, which left 19.
+        let start = English::from_fen("W:W23:B10,11,18,19").unwrap();
+        let read = read_moves(&start, &moves("23x7 19-24")).unwrap();
+        assert_eq!(read.len(), 2);
+        let after = start.play(&read[0]);
+        assert_eq!(after.to_fen(), English::from_fen("B:W7:B11,19").unwrap().to_fen());
+        // Alone, the rest cannot tell: it stays ambiguous and says why.
+        match read_moves(&start, &moves("23x7")) {
+            Err((0, MoveError::Ambiguous(t, c))) => {
+                assert!(t.contains("reads legally after 2"), "{t}");
+                assert_eq!(c.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Followed by a move legal after neither, the ambiguity is the error.
+        let err = read_moves(&start, &moves("23x7 12-16")).unwrap_err();
+        assert!(
+            matches!(err, (0, MoveError::Ambiguous(ref t, _)) if t == "23x7"),
+            "{err:?}"
+        );
+        // Plain moves read as before, and an illegal one is named by its index.
+        assert_eq!(
+            read_moves(&start, &moves("23x7 19-24 7-2")).map(|m| m.len()),
+            Ok(3)
+        );
+        assert!(matches!(
+            read_moves(&start, &moves("23-20")),
+            Err((0, MoveError::Illegal(_)))
+        ));
     }
 
     #[test]

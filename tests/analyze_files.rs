@@ -388,3 +388,174 @@ fn the_chart_draws_each_game_and_marks_the_mistakes() {
     let out = tempo(&["--pdn", &path, "--chart", &path]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("the same file"));
 }
+
+/// One file of a corpus as `tempo analyze` read it: games read, games skipped (with the
+/// warnings), the variant and why, the moves analysed and those whose best scored below them.
+struct FileTally {
+    read: usize,
+    skipped: Vec<String>,
+    variant: String,
+    why: String,
+    moves: usize,
+    disagree: Vec<String>,
+}
+
+/// Runs `tempo analyze` on one file at depth 1 without the book; `None` with the error when the
+/// command fails.
+fn tally(path: &std::path::Path, variant: Option<&str>) -> Result<FileTally, String> {
+    let file = path.to_str().expect("a UTF-8 path");
+    let mut args = vec!["--pdn", file, "--depth", "1", "--no-book", "--json"];
+    if let Some(v) = variant {
+        args.extend(["--variant", v]);
+    }
+    let out = tempo(&args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    if !out.status.success() {
+        return Err(err.trim().to_string());
+    }
+    let lines = json(&String::from_utf8(out.stdout).expect("UTF-8"));
+    let games = of_type(&lines, "game");
+    let moves = of_type(&lines, "move");
+    let disagree = moves
+        .iter()
+        .filter(|m| {
+            let (b, p) = (&m["best_score"], &m["played_score"]);
+            m["loss"].as_i64().is_some_and(|l| l < 0)
+                || (b.as_i64().zip(p.as_i64()).is_some_and(|(b, p)| b < p))
+        })
+        .map(|m| m.to_string())
+        .collect();
+    Ok(FileTally {
+        read: games.len(),
+        skipped: err
+            .lines()
+            .filter(|l| l.ends_with(": skipped"))
+            .map(str::to_string)
+            .collect(),
+        variant: games
+            .first()
+            .map_or("-".into(), |g| g["variant"].as_str().unwrap().to_string()),
+        why: games
+            .first()
+            .map_or("-".into(), |g| g["variant_from"].as_str().unwrap().to_string()),
+        moves: moves.len(),
+        disagree,
+    })
+}
+
+/// Every game of every `.pdn` file in the directory `TEMPO_PDN_CORPUS` (such as the PDN 3.0
+/// standard's test games, github.com/wiegerw/pdn, `games/succeed`) reads and replays legally in
+/// the variant its GameType names or the games show, and no move's best scores below it at the
+/// smallest depth.
+///
+/// A game the command skips for its record's own fault (a capture written by its first and last
+/// squares that fits several ways, the rest of the record reading after each; a FEN that is no
+/// position) is listed without failing. A file whose games fit several
+/// variants (a problem book of positions alone) is refused with the candidates; it is then read
+/// with the first one the hint names, and the table says so. Prints a table per file and the
+/// totals by variant.
+#[test]
+#[ignore = "needs a directory of PDN files: set TEMPO_PDN_CORPUS"]
+fn every_game_of_a_corpus_reads_and_replays() {
+    let dir = std::env::var("TEMPO_PDN_CORPUS").expect("TEMPO_PDN_CORPUS names a directory of PDN files");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the corpus directory reads")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdn")))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .pdn file in {dir}");
+    let mut failures = Vec::new();
+    let mut by_variant: std::collections::BTreeMap<String, (usize, usize, usize)> = Default::default();
+    println!(
+        "{:<32} {:>5} {:>5} {:>6}  {:<13} how the variant was decided",
+        "file", "games", "read", "moves", "variant"
+    );
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let t = match tally(path, None) {
+            Ok(t) => Ok(t),
+            // "... give the one they are with --variant (e.g. --variant english)"
+            Err(e) if e.contains("(e.g. --variant ") => {
+                let hint = e.rsplit("(e.g. --variant ").next().unwrap().trim_end_matches(')');
+                tally(path, Some(hint)).map(|mut t| {
+                    let candidates = e
+                        .split("several variants: ")
+                        .nth(1)
+                        .and_then(|s| s.split(';').next());
+                    t.why = format!(
+                        "--variant {hint} (refused without it: {})",
+                        candidates.unwrap_or("?")
+                    );
+                    t
+                })
+            }
+            Err(e) => Err(e),
+        };
+        match t {
+            Ok(t) => {
+                let games = t.read + t.skipped.len();
+                println!(
+                    "{name:<32} {games:>5} {:>5} {:>6}  {:<13} {}",
+                    t.read, t.moves, t.variant, t.why
+                );
+                let total = by_variant.entry(t.variant.clone()).or_default();
+                *total = (total.0 + 1, total.1 + games, total.2 + t.read);
+                // The records' own faults are shown, not failed: a capture written by its ends
+                // that fits several ways with the rest reading after each, and a problem's FEN
+                // that is no position (a man on its promotion row, an empty side).
+                const RECORD_FAULTS: [&str; 3] = [
+                    "the rest of the game reads legally after",
+                    "man on its promotion row",
+                    "bad position: empty field",
+                ];
+                let (undecided, bad): (Vec<&String>, Vec<&String>) = t
+                    .skipped
+                    .iter()
+                    .partition(|s| RECORD_FAULTS.iter().any(|f| s.contains(f)));
+                undecided.iter().for_each(|s| println!("  {s}"));
+                failures.extend(bad.iter().map(|s| format!("{name}: {s}")));
+                failures.extend(
+                    t.disagree
+                        .iter()
+                        .map(|s| format!("{name}: best below played: {s}")),
+                );
+            }
+            Err(e) => {
+                println!("{name:<32} error: {e}");
+                failures.push(format!("{name}: {e}"));
+            }
+        }
+    }
+    println!("{:<14} {:>5} {:>6} {:>6}", "variant", "files", "games", "read");
+    for (v, (f, g, r)) in &by_variant {
+        println!("{v:<14} {f:>5} {g:>6} {r:>6}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Problem books write `[White ""]`: an empty name shows as unknown, as a missing one does.
+#[test]
+fn an_empty_player_name_shows_as_unknown() {
+    let path = temp("empty-names.pdn");
+    std::fs::write(
+        &path,
+        "[White \"\"]\n[Black \" \"]\n[GameType \"20\"]\n[FEN \"W:W31,32,36:B21,22\"]\n\n1. 31-27 22x31 *\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let (out, _) = ok(&["--pdn", file, "--depth", "2", "--no-book"]);
+    assert!(out.contains("game 1: ? - ?, from"), "{out}");
+    let (out, _) = ok(&["--pdn", file, "--depth", "2", "--no-book", "--json"]);
+    let game = of_type(&json(&out), "game")[0].clone();
+    assert_eq!(
+        (game["white"].as_str(), game["black"].as_str()),
+        (Some("?"), Some("?"))
+    );
+    std::fs::remove_file(&path).ok();
+}

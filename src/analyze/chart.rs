@@ -31,7 +31,12 @@ pub struct Chart {
 impl Chart {
     /// The chart of game `number` from its analysis.
     pub fn of(number: usize, game: &PdnGame, reports: &[MoveReport]) -> Chart {
-        let tag = |t| game.tag(t).unwrap_or("?");
+        let tag = |t| {
+            game.tag(t)
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .unwrap_or("?")
+        };
         let result = game.result.as_deref().or(game.tag("Result")).unwrap_or("*");
         let points = reports
             .iter()

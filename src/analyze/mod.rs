@@ -601,7 +601,8 @@ fn limits(args: &AnalyzeArgs) -> Result<Limits, String> {
 /// Names a game before its moves: number, players and start position (text), or a `game` object.
 fn print_header<G: Evaluate>(game: &Prepared<G>, why: &str, json: bool) -> Result<(), String> {
     let g = &game.read.game;
-    let tag = |t| g.tag(t).unwrap_or("?");
+    // Problem books write `[White ""]`: an empty name is as unknown as a missing one.
+    let tag = |t| g.tag(t).map(str::trim).filter(|v| !v.is_empty()).unwrap_or("?");
     if json {
         JsonLine::Game {
             game: game.number,
@@ -861,24 +862,25 @@ fn outcome_text<G: Evaluate>(pos: &G) -> String {
 /// Reads every move of a game from `start`, in the variant's notation.
 ///
 /// # Errors
-/// The first move that is unreadable, illegal or ambiguous: its index, and a message naming it by
-/// its move number.
+/// The first move that is unreadable, illegal or ambiguous (a capture written by its ends that
+/// fits several, when the rest of the game does not tell which: [`crate::pdn_tags::read_moves`]):
+/// its index, and a message naming it by its move number.
 pub fn replay<G: Evaluate>(start: &G, texts: &[String]) -> Result<Vec<G::Move>, (usize, String)> {
-    let mut pos = *start;
-    let mut moves = Vec::with_capacity(texts.len());
-    for (ply, text) in texts.iter().enumerate() {
-        let mv = pos.parse_move(text).map_err(|e| {
-            let text = format!(
-                "move {} ({} {text:?}): {e}",
-                move_number::<G>(start, ply),
-                side_name(pos.side_to_move())
-            );
-            (ply, text)
-        })?;
-        moves.push(mv);
-        pos = pos.play(&mv);
-    }
-    Ok(moves)
+    crate::pdn_tags::read_moves(start, texts).map_err(|(ply, e)| {
+        // Sides alternate, one move a turn.
+        let side = if ply % 2 == 0 {
+            start.side_to_move()
+        } else {
+            start.side_to_move().opponent()
+        };
+        let text = format!(
+            "move {} ({} {:?}): {e}",
+            move_number::<G>(start, ply),
+            side_name(side),
+            texts[ply]
+        );
+        (ply, text)
+    })
 }
 
 /// The number a ply is written with: `12.` or `12...`. Move pairs begin with the side that moves
