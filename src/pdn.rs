@@ -96,7 +96,7 @@ pub fn parse_games(text: &str) -> Result<Vec<PdnGame>, PdnError> {
 }
 
 /// Quotes a tag value, escaping `"` and `\`.
-fn quote(value: &str) -> String {
+pub fn quote(value: &str) -> String {
     let mut s = String::with_capacity(value.len() + 2);
     s.push('"');
     for c in value.chars() {
@@ -162,9 +162,17 @@ pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> 
         }
     }
     tokens.push(result);
+    out += &wrap_move_text(&tokens);
+    out
+}
+
+/// Move-text tokens (numbers, moves, comments, the result) joined by spaces in lines of at most
+/// [`LINE_WIDTH`] characters (a longer token stands alone), with a blank line after them.
+pub fn wrap_move_text(tokens: &[String]) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > LINE_WIDTH {
+        if !line.is_empty() && line.chars().count() + 1 + t.chars().count() > LINE_WIDTH {
             out += &line;
             out.push('\n');
             line.clear();
@@ -172,7 +180,7 @@ pub fn write_game_with_comments(game: &PdnGame, comments: &[Option<String>]) -> 
         if !line.is_empty() {
             line.push(' ');
         }
-        line += &t;
+        line += t;
     }
     out += &line;
     out += "\n\n";

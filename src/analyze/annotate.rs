@@ -10,23 +10,6 @@ use super::{MoveReport, move_number, score_text};
 use crate::game::Game;
 use crate::pdn::PdnGame;
 
-/// The longest line of move text written.
-const WIDTH: usize = 80;
-
-/// A tag value quoted, with `"` and `\` escaped.
-fn quoted(value: &str) -> String {
-    let mut s = String::with_capacity(value.len() + 2);
-    s.push('"');
-    for c in value.chars() {
-        if matches!(c, '"' | '\\') {
-            s.push('\\');
-        }
-        s.push(c);
-    }
-    s.push('"');
-    s
-}
-
 /// A comment's text: braces cannot be escaped in PDN, so they become parentheses.
 fn comment(text: &str) -> String {
     format!("{{{}}}", text.replace('{', "(").replace('}', ")"))
@@ -62,16 +45,16 @@ pub fn game_text<G: Game>(
     for (name, value) in &game.tags {
         if name == "Annotator" {
             annotated = true;
-            out += &format!("[Annotator {}]\n", quoted("Tempo"));
+            out += &format!("[Annotator {}]\n", crate::pdn::quote("Tempo"));
         } else {
-            out += &format!("[{name} {}]\n", quoted(value));
+            out += &format!("[{name} {}]\n", crate::pdn::quote(value));
         }
     }
     if let Some(t) = game_type.filter(|_| game.tag("GameType").is_none()) {
-        out += &format!("[GameType {}]\n", quoted(t));
+        out += &format!("[GameType {}]\n", crate::pdn::quote(t));
     }
     if !annotated {
-        out += &format!("[Annotator {}]\n", quoted("Tempo"));
+        out += &format!("[Annotator {}]\n", crate::pdn::quote("Tempo"));
     }
     out.push('\n');
     let mut tokens: Vec<String> = Vec::new();
@@ -104,20 +87,7 @@ pub fn game_text<G: Game>(
             .or_else(|| game.tag("Result").map(str::to_string))
             .unwrap_or_else(|| "*".to_string()),
     );
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.chars().count() + 1 + t.chars().count() > WIDTH {
-            out += &line;
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line += &t;
-    }
-    out += &line;
-    out += "\n\n";
+    out += &crate::pdn::wrap_move_text(&tokens);
     out
 }
 
