@@ -668,19 +668,11 @@ impl Hub {
         self.apply_strength();
         // Each setting is carried over on its own: one that fails (no book ships for the new
         // variant) must not keep the others (the new variant's endgame tables) from following.
-        let errors: Vec<String> = [
+        super::every_error([
             warning.map_or(Ok(()), Err),
             self.apply_book(),
             crate::egdb::registry::follow_variant(self.variant, self.egdb_notify()).map(drop),
-        ]
-        .into_iter()
-        .filter_map(Result::err)
-        .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors.join("; "))
-        }
+        ])
     }
 
     /// Gives the session the book of `book`, `book-file` and `book-margin`: played from when `book`

@@ -246,6 +246,17 @@ fn breaks_line(c: char) -> bool {
     (c.is_control() && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
 }
 
+/// The errors of several settings applied one after another, joined by `; ` (none: `Ok`): each
+/// setting is tried whatever the others gave.
+pub fn every_error(results: impl IntoIterator<Item = Result<(), String>>) -> Result<(), String> {
+    let errors: Vec<String> = results.into_iter().filter_map(Result::err).collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("; "))
+    }
+}
+
 /// Every rule option of every game, one entry per name (games that share an option share the
 /// entry), in the order the games list them.
 pub fn rule_options() -> Vec<RuleOption> {
