@@ -34,23 +34,9 @@ pub fn game_type(v: Variant) -> Option<&'static str> {
 /// Frisian, which Frysk! games also carry), or `None` for a type Tempo does not play.
 pub fn variant_of_game_type(tag: &str) -> Option<Variant> {
     let number: u32 = tag.split(',').next()?.trim().parse().ok()?;
-    [
-        Variant::International,
-        Variant::English,
-        Variant::Italian,
-        Variant::Pool,
-        Variant::Spanish,
-        Variant::Russian,
-        Variant::Brazilian,
-        Variant::Canadian,
-        Variant::Portuguese,
-        Variant::Czech,
-        Variant::Turkish,
-        Variant::Thai,
-        Variant::Frisian,
-    ]
-    .into_iter()
-    .find(|&v| game_type(v).and_then(|t| t.split(',').next()?.parse::<u32>().ok()) == Some(number))
+    TYPED
+        .into_iter()
+        .find(|&v| game_type(v).and_then(|t| t.split(',').next()?.parse::<u32>().ok()) == Some(number))
 }
 
 /// The variants PDN numbers with a `GameType`: the ones a game without the tag may be read as.
