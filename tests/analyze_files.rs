@@ -344,9 +344,9 @@ fn pydraughts_reads_the_annotated_file() {
         ];
         args.extend_from_slice(extra);
         ok(&args);
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/compat/read_annotated.py");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/compat/read_pdn.py");
         let o = Command::new(&python)
-            .args([script, out_pdn.to_str().unwrap(), games])
+            .args([script, "--annotated", out_pdn.to_str().unwrap(), games])
             .output()
             .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
         let _ = std::fs::remove_file(&out_pdn);

@@ -27,26 +27,7 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-struct Run {
-    ok: bool,
-    out: String,
-    err: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let o = Command::new(TEMPO)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("tempo runs");
-    let run = Run {
-        ok: o.status.success(),
-        out: String::from_utf8_lossy(&o.stdout).into_owned(),
-        err: String::from_utf8_lossy(&o.stderr).into_owned(),
-    };
-    eprintln!("tempo match {}\n{}{}", args.join(" "), run.out, run.err);
-    run
-}
+use crate::common::{MatchRun as Run, run_match as run};
 
 /// A run of `tempo match` watched from outside: killed at `limit` or beyond 1 GiB, its resident
 /// memory sampled.

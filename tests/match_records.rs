@@ -21,26 +21,7 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-struct Run {
-    ok: bool,
-    out: String,
-    err: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let o = Command::new(TEMPO)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("tempo runs");
-    let run = Run {
-        ok: o.status.success(),
-        out: String::from_utf8_lossy(&o.stdout).into_owned(),
-        err: String::from_utf8_lossy(&o.stderr).into_owned(),
-    };
-    eprintln!("tempo match {}\n{}{}", args.join(" "), run.out, run.err);
-    run
-}
+use crate::common::run_match as run;
 
 fn hub(name: &str) -> String {
     format!("{TEMPO} hub name={name}")
@@ -260,6 +241,21 @@ fn openings_from_a_file_in_order_shuffled_started_and_cut() {
     assert!(!r.ok && r.err.contains("order=shuffled"), "{}", r.err);
 }
 
+/// Kills `child` (SIGKILL: no chance to tidy up) once its state file holds `games` finished
+/// games; fails the test if that takes two minutes.
+fn kill_when_saved(mut child: std::process::Child, state: &Path, games: usize) {
+    let began = Instant::now();
+    while saved_games(state) < games {
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "the match never reached {games} saved games"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 /// The match state's games, from the state file (0 while it is being replaced or not there).
 fn saved_games(state: &Path) -> usize {
     std::fs::read_to_string(state)
@@ -331,24 +327,15 @@ fn a_match_killed_mid_way_resumes_to_the_same_results_and_pdn() {
     assert_eq!(saved_games(&state_a), 8);
 
     let (pdn_b, state_b) = (temp("killed.pdn"), temp("killed.state"));
-    let mut child = Command::new(TEMPO)
+    let child = Command::new(TEMPO)
         .arg("match")
         .args(args(&pdn_b, &state_b))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let began = Instant::now();
-    while saved_games(&state_b) < 4 {
-        assert!(
-            began.elapsed() < Duration::from_secs(120),
-            "the match never got half way"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
     // SIGKILL: no chance to tidy up.
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_when_saved(child, &state_b, 4);
     let at_kill = saved_games(&state_b);
     assert!((4..8).contains(&at_kill), "killed after {at_kill} games");
     // A game written to the PDN after the last save would be there twice: the resume cuts it.
@@ -543,7 +530,7 @@ fn the_help_reads_in_whole_paragraphs() {
 fn a_resumed_concurrent_match_plays_only_the_games_missing() {
     let (pdn, state, json) = (temp("conc.pdn"), temp("conc.state"), temp("conc.json"));
     let (a, b) = (hub("a"), uci("b"));
-    let mut child = Command::new(TEMPO)
+    let child = Command::new(TEMPO)
         .arg("match")
         .args([
             "--engine",
@@ -571,16 +558,7 @@ fn a_resumed_concurrent_match_plays_only_the_games_missing() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let began = Instant::now();
-    while saved_games(&state) < 3 {
-        assert!(
-            began.elapsed() < Duration::from_secs(120),
-            "the match never got going"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_when_saved(child, &state, 3);
     let saved: Vec<u64> = serde_json::from_str::<serde_json::Value>(
         &std::fs::read_to_string(&state).unwrap(),
     )

@@ -179,3 +179,27 @@ pub fn pydraughts_python() -> String {
     std::env::var("TEMPO_PYDRAUGHTS_PYTHON")
         .expect("TEMPO_REQUIRE_PYDRAUGHTS is set but TEMPO_PYDRAUGHTS_PYTHON is not")
 }
+
+/// What `tempo match ARGS` did: whether it succeeded, its standard output and standard error.
+pub struct MatchRun {
+    pub ok: bool,
+    pub out: String,
+    pub err: String,
+}
+
+/// Runs `tempo match ARGS` to its end; its output is echoed to the test's standard error, which
+/// the test harness shows only for a failing test.
+pub fn run_match(args: &[&str]) -> MatchRun {
+    let o = Command::new(env!("CARGO_BIN_EXE_tempo"))
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("tempo runs");
+    let run = MatchRun {
+        ok: o.status.success(),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    };
+    eprintln!("tempo match {}\n{}{}", args.join(" "), run.out, run.err);
+    run
+}

@@ -1,7 +1,11 @@
-"""Reads a PDN file written by `tempo match` with pydraughts' own PDN reader and replays every game
-on pydraughts' board, which checks each move against its own rules implementation.
+"""Reads a PDN file written by `tempo match` (or, with --annotated, by `tempo analyze --annotate`)
+with pydraughts' own PDN reader and replays every game's main line on pydraughts' board, which
+checks each move against its own rules implementation. A match's games must also carry the
+International results (2-0, 0-2, 1-1) in their tag and at the end of their move text; an annotated
+file keeps the results of the games it was made from, and its marks (`?`, `??`), comments and
+variations must not disturb the main line.
 
-Usage: python read_pdn.py <file.pdn> [expected number of games]
+Usage: python read_pdn.py [--annotated] <file.pdn> [expected number of games]
 Prints `ok: N games, M moves` and exits 0 when every game reads back and replays; otherwise names
 the game and move that fail and exits 1.
 """
@@ -13,8 +17,11 @@ from draughts.PDN import PDNReader
 
 
 def main():
-    path = sys.argv[1]
-    expected = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    args = sys.argv[1:]
+    annotated = "--annotated" in args
+    args = [a for a in args if a != "--annotated"]
+    path = args[0]
+    expected = int(args[1]) if len(args) > 1 else None
     games = PDNReader(filename=path).games
     total = 0
     for n, game in enumerate(games, 1):
@@ -23,13 +30,15 @@ def main():
         board = Board(variant, fen)
         for i, text in enumerate(game.moves):
             try:
-                move = Move(board, pdn_move=text)
+                move = Move(board, pdn_move=text.rstrip("?!") if annotated else text)
                 board.push(move)
             except Exception as e:  # pydraughts raises ValueError/IndexError on a move it cannot match
                 print(f"game {n} ({game.tags.get('White')} vs {game.tags.get('Black')}), "
                       f"ply {i + 1}: pydraughts cannot play {text!r}: {e!r}")
                 return 1
         total += len(game.moves)
+        if annotated:
+            continue
         result = game.tags.get("Result")
         if result not in ("2-0", "0-2", "1-1"):
             print(f"game {n}: unexpected result tag {result!r}")
