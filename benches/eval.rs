@@ -8,8 +8,9 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use tempo::draughts::Draughts;
 use tempo::draughts::rules::InternationalRules;
-use tempo::eval::pattern::{EDGE_ENTRIES, EDGES, Net};
-use tempo::eval::weights;
+use tempo::eval::choice;
+use tempo::eval::features::{EDGE_ENTRIES, EDGES};
+use tempo::eval::table::Net;
 use tempo::game::{Game, MoveList};
 
 type Pos = Draughts<InternationalRules>;
@@ -34,7 +35,7 @@ fn positions(n: usize) -> Vec<Pos> {
 }
 
 fn bench_eval(c: &mut Criterion) {
-    let shipped = weights::current::<InternationalRules>()
+    let shipped = choice::current::<InternationalRules>()
         .expect("International ships weights")
         .clone();
     let mut edged = shipped.clone();

@@ -326,7 +326,7 @@ fn run_search<G: tempo::eval::Evaluate>(args: &SearchArgs) -> Result<(), String>
     engine.set_threads(args.threads as usize);
     args.tables.load(args.variant)?;
     if let Some(file) = &args.eval_file {
-        tempo::eval::weights::set_eval_file(args.variant.name(), file)?;
+        tempo::eval::choice::set_eval_file(args.variant.name(), file)?;
     }
     engine.go(root, Vec::new(), limits, false);
     let mut result = Ok(());

@@ -320,7 +320,7 @@ fn advise_huge_pages(start: *const u8, bytes: usize) {
     // space: it neither reads nor writes the memory, changes no contents, mapping or permission,
     // and takes no reference that could outlive the allocation. The pointer is not dereferenced.
     // This, the prefetch hint below, the map of a table file (`egdb::registry`) and the call of
-    // the evaluation's BMI2 code (`eval::pattern`) are the crate's only `unsafe` (it denies unsafe
+    // the evaluation's BMI2 code (`eval::table`) are the crate's only `unsafe` (it denies unsafe
     // code elsewhere): the standard library has no
     // madvise, and the table cannot be an mmap of a safe crate without an unsafe view of its
     // bytes as atomics.

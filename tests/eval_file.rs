@@ -12,7 +12,7 @@ use tempo::protocol::hub::parse_line;
 fn weight_files(tag: &str) -> (String, String, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("tempo-eval-file-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let bytes = tempo::eval::weights::embedded("international").expect("International ships weights");
+    let bytes = tempo::eval::choice::embedded("international").expect("International ships weights");
     let good = dir.join("good.bin");
     std::fs::write(&good, bytes).unwrap();
     let mut damaged = bytes.to_vec();

@@ -2,19 +2,32 @@
 //! the search is written against.
 //!
 //! Scores are in hundredths of a man (a man is worth 100), from the point of view of the side to
-//! move. Each family keeps every weight in one struct of named constants ([`draughts::Weights`],
-//! [`odd::Weights`]) so that a tuning run can fit them from games without touching the code.
+//! move. Each hand-set evaluation keeps every weight in one struct of named constants
+//! ([`hand::Weights`], [`odd::Weights`]) so that a tuning run can fit them from games without
+//! touching the code.
 //!
 //! The square-board variants with dark squares only and a normal goal also have a learned
-//! evaluation ([`pattern`]: men's patterns in 4x4 regions and linear terms, fitted by `tempo train`)
-//! whose weights come from [`weights`]: compiled in for the variants that ship a
-//! `weights/<variant>.bin`, or loaded from a file with the `eval-file` option. A variant without
-//! weights uses its hand evaluation.
+//! evaluation: the [`features`] of a position (men's patterns in 4x4 regions and wider windows,
+//! linear terms) weighed by the [`table`] evaluator, whose weights (fitted by `tempo train`) are
+//! stored in [`weights`] files. [`choice`] says which evaluation a variant uses: the weights
+//! compiled in for the variants that ship a `weights/<variant>.bin`, a file loaded with the
+//! `eval-file` option, International's [`network`], or the hand evaluation. [`draughts`] puts them
+//! behind [`Evaluate`] for the family.
+//!
+//! Each module depends only on those below it in this list (and on [`Evaluate`]):
+//! [`draughts`], [`choice`], [`weights`], [`table`], [`features`], [`network`], [`hand`],
+//! `squares` (the square sets); [`odd`] stands apart.
 
+pub mod choice;
 pub mod draughts;
+pub mod features;
+pub mod hand;
 pub mod network;
 pub mod odd;
-pub mod pattern;
+#[cfg(test)]
+mod reference;
+mod squares;
+pub mod table;
 pub mod weights;
 
 use crate::game::{Game, Outcome};

@@ -5,7 +5,7 @@
 //!
 //! The network ships as `weights/international.nn` (fitted on self-play positions,
 //! docs/records/evaluation.md); the `eval-file` option `<network>` chooses it
-//! ([`crate::eval::weights::set_eval_file`]). International's default stays its pattern weights:
+//! ([`crate::eval::choice::set_eval_file`]). International's default stays its pattern weights:
 //! the network beat them by SPRT at 0.1 s a move but scored less than they did against Scan 2.0.
 //! For experiments, the environment variable `TEMPO_NET` names a network file read instead of the
 //! shipped one. The first layer is
@@ -509,7 +509,7 @@ impl Planes {
         let k = pos.kings();
         let w = pos.pieces(Side::White);
         let bl = pos.pieces(Side::Black);
-        let m = |x: BitsOf<R>| -> u64 { super::pattern::as_u64(x) };
+        let m = |x: BitsOf<R>| -> u64 { super::squares::as_u64(x) };
         Planes {
             bits: [m(w & !k), m(w & k), m(bl & !k), m(bl & k)],
         }

@@ -521,7 +521,7 @@ impl Hub {
         ));
         self.out.line(&format!(
             "param name=eval-file value={} type=string",
-            quote(&crate::eval::weights::current_label(self.variant.name()))
+            quote(&crate::eval::choice::current_label(self.variant.name()))
         ));
         let (egdb_dir, egdb_pieces) = crate::egdb::registry::settings();
         self.out.line(&format!(
@@ -606,7 +606,7 @@ impl Hub {
                 self.book_margin = n as u32;
                 self.apply_book()?;
             }
-            "eval-file" => crate::eval::weights::set_eval_file(self.variant.name(), value)?,
+            "eval-file" => crate::eval::choice::set_eval_file(self.variant.name(), value)?,
             "egdb-dir" => drop(crate::egdb::registry::set_dir(
                 self.variant,
                 value,

@@ -395,7 +395,7 @@ impl Uci {
         ));
         self.out.line(&format!(
             "option name EvalFile type string default {}",
-            crate::eval::weights::current_label(self.variant.name())
+            crate::eval::choice::current_label(self.variant.name())
         ));
         let (egdb_dir, egdb_pieces) = crate::egdb::registry::settings();
         let egdb_dir = if egdb_dir.is_empty() {
@@ -508,7 +508,7 @@ impl Uci {
                 self.apply_book()?;
             }
             "clear hash" => self.session.new_game(),
-            "evalfile" => crate::eval::weights::set_eval_file(self.variant.name(), &value)?,
+            "evalfile" => crate::eval::choice::set_eval_file(self.variant.name(), &value)?,
             "egdb_path" => {
                 let dir = if value == "<empty>" { "" } else { value.as_str() };
                 let msg = crate::egdb::registry::set_dir(self.variant, dir, self.egdb_notify())?;

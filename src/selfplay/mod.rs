@@ -442,7 +442,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
         starts: args.starts()?,
     };
     if let Some(eval) = &args.eval_file {
-        crate::eval::weights::set_eval_file(args.variant.name(), eval)
+        crate::eval::choice::set_eval_file(args.variant.name(), eval)
             .map_err(|e| format!("--eval-file: {e}"))?;
     }
     let name = args.out.display();

@@ -3,9 +3,10 @@
 
 use crate::draughts::Draughts;
 use crate::draughts::rules::Rules;
-use crate::eval::pattern;
+use crate::eval::features;
 #[cfg(doc)]
-use crate::eval::pattern::{LINEAR, PHASE_FULL};
+use crate::eval::features::{LINEAR, PHASE_FULL};
+use crate::eval::table::{slot_base, window_base};
 use crate::game::{Game, Side};
 use crate::selfplay::format::game_line;
 use std::path::PathBuf;
@@ -22,7 +23,7 @@ pub struct Samples {
     pub kings: bool,
     /// Pattern slots a position: its regions, then its edge patterns and big windows if any.
     pub slots: usize,
-    /// Each slot's configuration as its place in a net's table ([`pattern::slot_base`] plus the
+    /// Each slot's configuration as its place in a net's table ([`slot_base`] plus the
     /// configuration), `slots` a position.
     pub index: Vec<u32>,
     /// King-table entries as places in a net's table, a variable number a position (one per
@@ -64,33 +65,33 @@ impl Samples {
 
     /// Adds a position of variant `R`: its search score and the result for White.
     pub fn push<R: Rules>(&mut self, pos: &Draughts<R>, score: i32, white_result: f32) {
-        let mut f = pattern::features_of(pos, self.edges, self.windows);
+        let mut f = features::features_of(pos, self.edges, self.windows);
         self.slots = f.regions + f.edges + f.windows;
         self.index.extend(
             f.index[..f.regions + f.edges]
                 .iter()
                 .enumerate()
-                .map(|(s, &x)| (pattern::slot_base(f.regions, s) + usize::from(x)) as u32),
+                .map(|(s, &x)| (slot_base(f.regions, s) + usize::from(x)) as u32),
         );
         self.index.extend(
             f.window[..f.windows]
                 .iter()
                 .enumerate()
-                .map(|(w, &x)| (pattern::window_base(f.regions, f.edges, w) + x as usize) as u32),
+                .map(|(w, &x)| (window_base(f.regions, f.edges, w) + x as usize) as u32),
         );
         if self.kings {
-            let base = pattern::window_base(f.regions, f.edges, f.windows);
+            let base = window_base(f.regions, f.edges, f.windows);
             self.king_index
                 .extend(f.king[..f.kings].iter().map(|&x| (base + usize::from(x)) as u32));
         } else {
-            f.linear[pattern::KING_ATTACKED] = 0;
+            f.linear[features::KING_ATTACKED] = 0;
         }
         self.king_end.push(self.king_index.len() as u32);
         self.linear
             .extend(f.linear.iter().map(|&x| x.clamp(-32768, 32767) as i16));
         self.phase.push(f.phase as u16);
         self.score.push(score as f32);
-        self.hand.push(crate::eval::draughts::hand_evaluate(pos) as f32);
+        self.hand.push(crate::eval::hand::hand_evaluate(pos) as f32);
         self.result.push(if pos.side_to_move() == Side::White {
             white_result
         } else {

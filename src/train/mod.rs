@@ -1,5 +1,6 @@
-//! `tempo train`: fits the learned evaluation ([`crate::eval::pattern`]) to self-play data
-//! ([`crate::selfplay::format`]) and writes a weight file ([`crate::eval::weights`]).
+//! `tempo train`: fits the learned evaluation (the weights of [`crate::eval::table`] over the
+//! features of [`crate::eval::features`]) to self-play data ([`crate::selfplay::format`]) and
+//! writes a weight file ([`crate::eval::weights`]).
 //!
 //! Each position is reduced once to its features (region configurations, linear terms, phase)
 //! in flat arrays, about 100 bytes a position on 10x10, so millions fit in memory. The model is the
@@ -32,7 +33,9 @@ pub use optim::{Epoch, Options, fit, fit_k, fit_k_of, fit_lbfgs, fit_lbfgs_used,
 
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::{self, Rules};
-use crate::eval::pattern::{self, Net, Regions, SHIFT};
+use crate::eval::choice;
+use crate::eval::features::{self, Regions};
+use crate::eval::table::{Net, SHIFT};
 use crate::eval::weights;
 use crate::variant::Variant;
 use std::time::Instant;
@@ -51,7 +54,7 @@ fn read_net<R: Rules>(path: &std::path::Path, s: &Samples) -> Result<Net, String
             path.display()
         ));
     }
-    if (net.kings > 0 || net.linear[pattern::KING_ATTACKED] != [0, 0]) && !s.kings {
+    if (net.kings > 0 || net.linear[features::KING_ATTACKED] != [0, 0]) && !s.kings {
         return Err(format!(
             "{}: weights with king terms, data read without them (add --kings)",
             path.display()
@@ -147,11 +150,11 @@ fn run_network<R: Rules>(args: &TrainArgs, (h1, h2): (usize, usize)) -> Result<(
     }
     // Only a network the engine can load is worth the fit: the variant and shape are checked
     // before the data is read, the scale as soon as it is known.
-    if R::NAME != weights::NETWORK_VARIANT {
+    if R::NAME != choice::NETWORK_VARIANT {
         return Err(format!(
             "--network: the engine evaluates with a network only in {} (eval-file <network>); \
              a {} network could not be loaded",
-            weights::NETWORK_VARIANT,
+            choice::NETWORK_VARIANT,
             R::NAME
         ));
     }
@@ -415,7 +418,7 @@ fn run_for<R: Rules>(args: &TrainArgs) -> Result<(), String> {
         hand_loss(&held, &results)
     );
     let one = f64::from(1u32 << SHIFT);
-    let terms: Vec<String> = pattern::LINEAR_NAMES
+    let terms: Vec<String> = features::LINEAR_NAMES
         .iter()
         .zip(&net.linear)
         .map(|(n, w)| format!("{n} {:.1}/{:.1}", f64::from(w[0]) / one, f64::from(w[1]) / one))
@@ -440,8 +443,8 @@ mod tests {
     use crate::draughts::Draughts;
     use crate::draughts::rules::BrazilianRules;
     use crate::eval::Evaluate;
-    use crate::eval::draughts::hand_evaluate;
-    use crate::eval::pattern::LINEAR;
+    use crate::eval::features::LINEAR;
+    use crate::eval::hand::hand_evaluate;
     use crate::game::{Game, MoveList, Outcome, Side};
     use rand::Rng;
     use rand::SeedableRng;
@@ -610,7 +613,7 @@ mod tests {
         std::fs::write(&data, tiny_data(40, 5)).unwrap();
         // With the edge patterns, so that their part of the fit is exercised too.
         let (train, held) = load::<BrazilianRules>(std::slice::from_ref(&data), 0.25, 1, None, true).unwrap();
-        assert_eq!(train.slots, 9 + pattern::EDGES);
+        assert_eq!(train.slots, 9 + features::EDGES);
         let o = lbfgs_options(1.0, &train);
         let start = Net::initial_with::<BrazilianRules>(true);
         let before = net_loss(&start, &train, &o);
@@ -745,7 +748,7 @@ mod tests {
         let table = &net.patterns[net.king_base()..];
         assert_eq!(table.len(), 64);
         assert!(table.iter().filter(|w| **w != [0, 0]).count() > 5, "{table:?}");
-        assert_ne!(net.linear[pattern::KING_ATTACKED], [0, 0]);
+        assert_ne!(net.linear[features::KING_ATTACKED], [0, 0]);
         let file = dir.join("kings.bin");
         std::fs::write(&file, weights::encode(&net)).unwrap();
         let (plain, plain_held) = load_of::<BrazilianRules>(path, 0.25, 1, None, false, false).unwrap();
@@ -754,7 +757,7 @@ mod tests {
             plain
                 .linear
                 .chunks(LINEAR)
-                .all(|l| l[pattern::KING_ATTACKED] == 0)
+                .all(|l| l[features::KING_ATTACKED] == 0)
         );
         let err = read_net::<BrazilianRules>(&file, &plain).unwrap_err();
         assert!(err.contains("add --kings"), "{err}");
@@ -769,7 +772,7 @@ mod tests {
             false,
             |_| {},
         );
-        assert_eq!(plain_fit.linear[pattern::KING_ATTACKED], [0, 0]);
+        assert_eq!(plain_fit.linear[features::KING_ATTACKED], [0, 0]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -2,7 +2,8 @@
 //! `K`, and the fits by Adam ([`fit`]) and by L-BFGS ([`fit_lbfgs`], [`fit_lbfgs_used`]).
 
 use super::data::Samples;
-use crate::eval::pattern::{LINEAR, Net, PHASE_FULL, SHIFT};
+use crate::eval::features::{LINEAR, PHASE_FULL};
+use crate::eval::table::{Net, SHIFT};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -585,7 +586,7 @@ mod tests {
     use super::*;
     use crate::draughts::Draughts;
     use crate::draughts::rules::BrazilianRules;
-    use crate::eval::pattern;
+    use crate::eval::features;
     use crate::game::Game;
 
     /// The model the fit works on scores a position as the engine's [`Net::score`] does (up to
@@ -628,7 +629,7 @@ mod tests {
         );
         let model = Model::from_net(&net);
         for (i, pos) in positions.iter().enumerate() {
-            let engine = f64::from(net.score(&pattern::features(pos)));
+            let engine = f64::from(net.score(&features::features(pos)));
             let fitted = model.eval(&s, i);
             assert!(
                 (engine - fitted).abs() <= 1.0,
