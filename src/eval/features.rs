@@ -58,7 +58,7 @@
 //! with four shift-and-mask steps, and a 256-entry table turns the 8 bits of each colour into their
 //! ternary value: no per-square loop in the hot path. For the table evaluator's `pext` reading
 //! ([`super::table`]) each pattern's squares are also kept as masks of the unturned board
-//! ([`SlotMasks`]), with the ternary tables for bits in reverse order.
+//! (`SlotMasks`), with the ternary tables for bits in reverse order.
 
 use super::squares::{as_u64, as_u128, masks};
 use crate::bits::Bits;

@@ -6,7 +6,7 @@
 //! The search's evaluation sums the weights as it reads the features, without building a
 //! [`Features`] first. Where the processor runs BMI2's `pext` fast (and the board fits 64 bits) it
 //! goes further: one `pext` a colour reads a pattern's men straight from the unturned board, under
-//! a mask turned in advance for Black ([`SlotMasks`]), and its weights are summed as they are read
+//! a mask turned in advance for Black (`SlotMasks`), and its weights are summed as they are read
 //! (a big window's twelve squares go through a table of 4096 ternary values the same way). That
 //! took the search from the International start from 10.6 to 12.0 M nodes/s (same tree, depth 19,
 //! on this project's 2-core AMD EPYC machine).
