@@ -267,3 +267,14 @@ fn no_cache_folder_means_no_tables_and_no_error() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// Every process the tests start inherits `TEMPO_EGDB_CACHE` from the test process, which cargo
+/// sets (`.cargo/config.toml`, `off` unless the caller gave a value): no other test builds the
+/// default tables into the home.
+#[test]
+fn the_tests_name_the_cache_themselves() {
+    assert!(
+        std::env::var_os("TEMPO_EGDB_CACHE").is_some(),
+        "cargo should set TEMPO_EGDB_CACHE (.cargo/config.toml [env])"
+    );
+}

@@ -526,6 +526,17 @@ fn defaults(variant: Variant, pieces: u32, epoch: u64) -> String {
     with_egdb_rules!(variant, R => {
         let line = format!("egdb {}: default tables up to {n} pieces in {}", R::ENDGAME, dir.display());
         if let Some(notify) = wanted {
+            // A folder that cannot be made is told now, in the reply's turn, not by the thread.
+            let vdir = dir.join(R::ENDGAME);
+            if let Err(e) = std::fs::create_dir_all(&vdir) {
+                let line = format!(
+                    "egdb {}: no default tables: cannot make {}: {e}",
+                    R::ENDGAME,
+                    vdir.display()
+                );
+                notify(Err(line.clone()));
+                return line;
+            }
             let job_dir = dir.clone();
             let on_fail = Arc::clone(&notify);
             let started = std::thread::Builder::new()
@@ -540,7 +551,7 @@ fn defaults(variant: Variant, pieces: u32, epoch: u64) -> String {
 }
 
 /// The background work of the default tables: builds what is missing or damaged in `dir` (at
-/// the lowest priority, under the folder's lock), then loads them, unless the settings changed
+/// `nice` 19, under the folder's lock), then loads them, unless the settings changed
 /// meanwhile (`epoch`).
 fn default_job<R: Rules>(dir: &Path, n: u32, epoch: u64, notify: &DefaultNotify) {
     super::cache::lower_priority();
