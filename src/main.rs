@@ -42,7 +42,8 @@ Commands (one per line; arguments are name=value, quoted when they hold spaces):
   ponder-hit, stop, ping (-> pong, also while searching), quit
 During a search every line except ping and ponder-hit ends it with done, then is carried out.
 Info lines: info depth= mean-depth= score= nodes= time= nps= pv= (score in men, a win in n plies
-is 100 - n/100). A bad line gets error message=\"...\". End of input ends the process.";
+is 100 - n/100). A bad line gets error message=\"...\". End of input ends the process.
+Endgame tables: while egdb-dir is empty, the 4-piece tables are built once, at the first init or go, into $TEMPO_EGDB_CACHE or ~/.cache/tempo/egdb (TEMPO_EGDB_CACHE=off: none).";
 
 /// The commands of `tempo uci` (protocol.md section 3).
 const UCI_HELP: &str = "\
@@ -59,7 +60,8 @@ Commands:
   stop, ponderhit, quit
 Info lines: info depth seldepth multipv score cp <hundredths of a man> | score win <moves>
 nodes nps time hashfull pv. A go with no limit searches until stop. A bad line gets
-info string error: ... . End of input ends the process.";
+info string error: ... . End of input ends the process.
+Endgame tables: while EGDB_Path is empty, the 4-piece tables are built once, at the first isready or go, into $TEMPO_EGDB_CACHE or ~/.cache/tempo/egdb (TEMPO_EGDB_CACHE=off: none).";
 
 #[derive(Subcommand)]
 enum Command {

@@ -14,6 +14,7 @@ mod cross_check;
 mod docs;
 mod dxp;
 mod egdb;
+mod egdb_default;
 mod eval_file;
 mod faults;
 mod fuzz_regressions;

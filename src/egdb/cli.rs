@@ -287,6 +287,27 @@ pub fn build_all<R: Rules>(
     only: Option<Material>,
     log: &mut dyn FnMut(&str),
 ) -> Result<Vec<String>, String> {
+    build_all_while::<R>(dir, pieces, threads, memory, only, log, &|| true)
+}
+
+/// The message of a build that [`build_all_while`] stopped because `go_on` said so.
+pub const STOPPED: &str = "the build was stopped";
+
+/// [`build_all`], asking `go_on` before each slice and stopping with the error [`STOPPED`] when it
+/// says no (the slices already written stay, and a later build keeps them): the default tables
+/// of a variant the engine has left are not finished in the background.
+///
+/// # Errors
+/// As [`build_all`], or [`STOPPED`].
+pub fn build_all_while<R: Rules>(
+    dir: &Path,
+    pieces: u32,
+    threads: usize,
+    memory: u64,
+    only: Option<Material>,
+    log: &mut dyn FnMut(&str),
+    go_on: &dyn Fn() -> bool,
+) -> Result<Vec<String>, String> {
     let vdir = dir.join(R::ENDGAME);
     std::fs::create_dir_all(&vdir).map_err(|e| format!("{}: {e}", vdir.display()))?;
     let order = match only {
@@ -302,6 +323,9 @@ pub fn build_all<R: Rules>(
     let mut lines = Vec::new();
     let started = Instant::now();
     for m in order {
+        if !go_on() {
+            return Err(STOPPED.into());
+        }
         built.release_before(m, top);
         let path = slice_path(dir, R::ENDGAME, m);
         if path.exists() {

@@ -9,6 +9,7 @@
 //! - [`build`]: retrograde analysis of a slice from the slices it converts into;
 //! - [`file`](mod@file): the on-disk format (blocks of run-length codes, a CRC-32 per slice file);
 //! - [`registry`]: tables loaded for play, and the probe the search calls;
+//! - [`cache`]: the default tables, built once at first use into a per-user cache folder;
 //! - [`cli`]: `tempo egdb build | probe | verify`.
 //!
 //! Values are stored as a [`Code`]: `0` a draw, otherwise `n + 1` where `n` is the number of plies
@@ -19,6 +20,7 @@
 //! of the game without counted draw rules (repetition is a draw): the default of issue 21.
 
 pub mod build;
+pub mod cache;
 pub mod cli;
 pub mod file;
 pub mod index;

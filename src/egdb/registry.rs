@@ -14,6 +14,10 @@
 //! a guess, so the search sees the tables grow from the bottom while they load. A checksum that
 //! fails drops the variant's tables, and the error goes to the caller's `notify`, as does the line
 //! that says the load is complete.
+//!
+//! An empty `egdb-dir` means the default tables ([`super::cache`]): once a front-end wants them
+//! ([`want_defaults`]), a background thread builds the variant's small tables into the cache
+//! folder if they are not there yet and then loads them as above.
 
 use super::file::{EXTENSION, FileBytes, HEADER_MAX, SliceFile, check_header};
 use super::index::{Material, SliceIndex};
@@ -453,21 +457,164 @@ fn start<R: Rules>(dir: &Path, pieces: u32, notify: Notify, strict: bool) -> Res
     ))
 }
 
+/// Where the default tables ([`super::cache`]) report: `Ok` for news (a first build begins or
+/// ends, the tables are loaded), `Err` for what the user should be told (no default tables and
+/// why, a damaged cache file rebuilt, a load that failed). Neither is an error of the protocol:
+/// the engine plays on without the tables.
+pub type DefaultNotify = Arc<dyn Fn(Result<String, String>) + Send + Sync>;
+
+/// Set once a front-end wants the default tables ([`want_defaults`]).
+static DEFAULTS: Mutex<Option<DefaultNotify>> = Mutex::new(None);
+/// Counts the changes of what is to be loaded ([`apply`]); a default build that sees it move on
+/// stops, and never installs its tables over those of a later setting. Held while tables are
+/// installed.
+static EPOCH: Mutex<u64> = Mutex::new(0);
+/// Held by the default build of this process: one at a time (they would write the same files).
+static BUILDING: Mutex<()> = Mutex::new(());
+
+/// Says that the front-end wants the default tables ([`super::cache`]) while `egdb-dir` is empty,
+/// and where they report; the first call starts them for `variant`, later calls do nothing.
+/// Hub calls it at `init` and `go`, UCI at `isready` and `go`: after the options a client sends
+/// first, so that a client that names its own tables does not start a default build.
+pub fn want_defaults(variant: Variant, notify: DefaultNotify) {
+    let Ok(mut wanted) = DEFAULTS.lock() else {
+        return;
+    };
+    if wanted.is_some() {
+        return;
+    }
+    *wanted = Some(notify);
+    drop(wanted);
+    if settings().0.is_empty() {
+        drop(apply(variant, Box::new(drop), false));
+    }
+}
+
+/// Installs no tables for `variant`.
+fn install_none(variant: Variant) {
+    let name = with_egdb_rules!(variant, R => R::ENDGAME, variant.name());
+    install(Tables {
+        variant: name,
+        pieces: 0,
+        missing: None,
+        slices: HashMap::new(),
+    });
+}
+
+/// With `egdb-dir` empty: no tables for now, and the default tables of `variant` up to `pieces`
+/// built (if need be) and loaded in the background once a front-end wants them. Returns a line
+/// for the user.
+fn defaults(variant: Variant, pieces: u32, epoch: u64) -> String {
+    install_none(variant);
+    let Some(n) = super::cache::default_pieces(variant).map(|top| top.min(pieces)) else {
+        return format!("egdb: no default tables for {}", variant.name());
+    };
+    let wanted = DEFAULTS.lock().ok().and_then(|d| d.clone());
+    let dir = match super::cache::place() {
+        super::cache::Place::Off => {
+            return format!("egdb off ({}={})", super::cache::ENV, super::cache::OFF);
+        }
+        super::cache::Place::Unknown(why) => {
+            let line = format!("egdb: no default tables: {why}");
+            if let Some(notify) = wanted {
+                notify(Err(line.clone()));
+            }
+            return line;
+        }
+        super::cache::Place::Dir(d) => d,
+    };
+    with_egdb_rules!(variant, R => {
+        let line = format!("egdb {}: default tables up to {n} pieces in {}", R::ENDGAME, dir.display());
+        if let Some(notify) = wanted {
+            // A folder that cannot be made is told now, in the reply's turn, not by the thread.
+            let vdir = dir.join(R::ENDGAME);
+            if let Err(e) = std::fs::create_dir_all(&vdir) {
+                let line = format!(
+                    "egdb {}: no default tables: cannot make {}: {e}",
+                    R::ENDGAME,
+                    vdir.display()
+                );
+                notify(Err(line.clone()));
+                return line;
+            }
+            let job_dir = dir.clone();
+            let on_fail = Arc::clone(&notify);
+            let started = std::thread::Builder::new()
+                .name("egdb-default".into())
+                .spawn(move || default_job::<R>(&job_dir, n, epoch, &notify));
+            if let Err(e) = started {
+                on_fail(Err(format!("egdb: no default tables: the thread could not be started ({e})")));
+            }
+        }
+        line
+    }, format!("egdb: no default tables for {}", variant.name()))
+}
+
+/// The background work of the default tables: builds what is missing or damaged in `dir` (at
+/// `nice` 19, under the folder's lock), then loads them, unless the settings changed
+/// meanwhile (`epoch`).
+fn default_job<R: Rules>(dir: &Path, n: u32, epoch: u64, notify: &DefaultNotify) {
+    super::cache::lower_priority();
+    let current = || EPOCH.lock().map(|e| *e == epoch).unwrap_or(false);
+    let Ok(building) = BUILDING.lock() else {
+        return;
+    };
+    if !current() {
+        return;
+    }
+    let fresh = !super::cache::complete::<R>(dir, n);
+    if fresh {
+        notify(Ok(format!(
+            "egdb {}: building the default tables up to {n} pieces in {} (once; at low priority, the \
+             search goes on without them meanwhile)",
+            R::ENDGAME,
+            dir.display()
+        )));
+    }
+    let t0 = Instant::now();
+    let mut note = |line: &str| notify(Err(line.to_string()));
+    match super::cache::ensure::<R>(dir, n, &mut note, &current) {
+        Ok(()) => {}
+        Err(e) if e == super::cli::STOPPED => return,
+        Err(e) => {
+            notify(Err(format!("egdb {}: no default tables: {e}", R::ENDGAME)));
+            return;
+        }
+    }
+    drop(building);
+    if fresh {
+        notify(Ok(format!(
+            "egdb {}: default tables up to {n} pieces built in {:.1} s",
+            R::ENDGAME,
+            t0.elapsed().as_secs_f64()
+        )));
+    }
+    let Ok(now) = EPOCH.lock() else { return };
+    if *now != epoch {
+        return;
+    }
+    let loaded = Arc::clone(notify);
+    let shown = dir.display().to_string();
+    let load_notify: Notify = Box::new(move |r| loaded(r.map(|l| format!("{l} (default tables, {shown})"))));
+    if let Err(e) = start::<R>(dir, n, load_notify, false) {
+        notify(Err(format!("egdb {}: no default tables: {e}", R::ENDGAME)));
+    }
+}
+
 /// Loads (or drops) the tables of `variant` by the current options; returns a line for the user.
 fn apply(variant: Variant, notify: Notify, strict: bool) -> Result<String, String> {
+    let mut epoch = EPOCH.lock().map_err(|_| "egdb state poisoned")?;
+    *epoch += 1;
     let (dir, pieces) = SETTINGS
         .lock()
         .map(|s| s.clone())
         .map_err(|_| "egdb settings poisoned")?;
-    if dir.is_empty() || pieces < 2 {
-        let name = with_egdb_rules!(variant, R => R::ENDGAME, variant.name());
-        install(Tables {
-            variant: name,
-            pieces: 0,
-            missing: None,
-            slices: HashMap::new(),
-        });
+    if pieces < 2 {
+        install_none(variant);
         return Ok("egdb off".into());
+    }
+    if dir.is_empty() {
+        return Ok(defaults(variant, pieces, *epoch));
     }
     with_egdb_rules!(variant, R => {
         debug_assert!(supports::<R>());
@@ -541,7 +688,8 @@ pub fn settings() -> (String, u32) {
 /// # Errors
 /// A slice file with a bad header.
 pub fn follow_variant(variant: Variant, notify: Notify) -> Result<String, String> {
-    if settings().0.is_empty() {
+    let defaults_wanted = DEFAULTS.lock().map(|d| d.is_some()).unwrap_or(false);
+    if settings().0.is_empty() && !defaults_wanted {
         return Ok(String::new());
     }
     apply(variant, notify, false).inspect_err(|_| clear())

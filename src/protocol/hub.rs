@@ -344,6 +344,21 @@ impl Hub {
         Box::new(move |r| drop(sender.send(Report::Egdb(r))))
     }
 
+    /// Starts the default endgame tables, once, if `egdb-dir` is empty
+    /// ([`crate::egdb::registry::want_defaults`]). Hub has no line for news outside a search, and
+    /// the default tables are no setting of the client's, so their failures are not `error`
+    /// lines: they go to standard error, one line each.
+    fn want_default_tables(&self) {
+        crate::egdb::registry::want_defaults(
+            self.variant,
+            std::sync::Arc::new(|r: Result<String, String>| {
+                if let Err(e) = r {
+                    crate::stderr_line!("{e}");
+                }
+            }),
+        );
+    }
+
     fn handle_report(&mut self, report: Report) {
         // Moves leave in the variant's Hub numbering (`Variant::hub_notation`).
         let notation = self.variant.hub_notation();
@@ -446,6 +461,7 @@ impl Hub {
             }
             "set-param" => self.set_param(line),
             "init" => {
+                self.want_default_tables();
                 self.out.line("ready");
                 Ok(())
             }
@@ -770,6 +786,7 @@ impl Hub {
     }
 
     fn go(&mut self, line: &HubLine) -> Result<(), String> {
+        self.want_default_tables();
         // A mode flag Tempo does not know starts nothing (other arguments are ignored, as Scan
         // ignores them).
         if let Some((mode, _)) = line

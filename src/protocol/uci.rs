@@ -246,6 +246,19 @@ impl Uci {
         Box::new(move |r| drop(sender.send(Report::Egdb(r))))
     }
 
+    /// Starts the default endgame tables, once, if `EGDB_Path` is empty
+    /// ([`crate::egdb::registry::want_defaults`]). Their news and their failures are both
+    /// `info string` lines: the engine plays on without tables either way.
+    fn want_default_tables(&self) {
+        let sender = self.sender.clone();
+        crate::egdb::registry::want_defaults(
+            self.variant,
+            std::sync::Arc::new(move |r: Result<String, String>| {
+                drop(sender.send(Report::Egdb(Ok(r.unwrap_or_else(|e| e)))));
+            }),
+        );
+    }
+
     fn handle_report(&mut self, report: Report) {
         match report {
             Report::Info(info) => {
@@ -302,6 +315,7 @@ impl Uci {
                 Ok(())
             }
             "isready" => {
+                self.want_default_tables();
                 self.out.line("readyok");
                 Ok(())
             }
@@ -317,6 +331,7 @@ impl Uci {
             "position" => self.set_position(rest),
             "go" => {
                 self.finish_search();
+                self.want_default_tables();
                 self.go(rest)
             }
             "stop" => {

@@ -172,6 +172,11 @@ impl Drop for Engine {
     }
 }
 
+/// A command that runs the `tempo` binary under test.
+pub fn tempo() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tempo"))
+}
+
 /// The Python with pydraughts that the cross-checks run (`TEMPO_PYDRAUGHTS_PYTHON`). Those tests
 /// are ignored when it was not set at build time (`build.rs` sets `cfg(pydraughts)`), so reaching
 /// here without it means `TEMPO_REQUIRE_PYDRAUGHTS` asked for them: that fails.
