@@ -10,9 +10,9 @@
 
 pub mod format;
 
-use crate::arena::openings::{self, Balance};
 use crate::eval::Evaluate;
 use crate::game::{MoveList, Outcome};
+use crate::openings::{self, Balance};
 use crate::search::{Limits, Search, Shared, replay};
 use crate::tt::Tt;
 use crate::variant::Variant;
@@ -185,7 +185,7 @@ impl std::str::FromStr for PlyRange {
 
 /// The starting positions of `--starts`, and what the header says of them.
 struct Starts<G: crate::game::Game> {
-    entries: Vec<crate::arena::game_runner::Opening<G>>,
+    entries: Vec<crate::openings::Opening<G>>,
     /// `starts=<crc32 of the file>/<entries>` and the cut, for the header.
     label: String,
 }
@@ -231,7 +231,7 @@ impl SelfplayArgs {
             return Ok(None);
         };
         let text = crate::pdn::read_file(path).map_err(|e| format!("--starts: {e}"))?;
-        let entries = crate::arena::openings::load_games::<G>(path).map_err(|e| format!("--starts: {e}"))?;
+        let entries = crate::openings::load_games::<G>(path).map_err(|e| format!("--starts: {e}"))?;
         let mut label = format!(
             "starts={:08x}/{}",
             crc32fast::hash(text.as_bytes()),

@@ -19,8 +19,8 @@
 //! cp N|win N …`, `bestmove M`.
 
 use super::dxp::DxpClient;
-pub use super::engine_client::{ClockView, EngineClient, MoveLimits, Reply, Request};
-use super::engine_proc::{EngineProcess, EngineSpec, Failure, Log, Proto};
+use super::process::{EngineProcess, EngineSpec, Failure, Log, Proto};
+pub use super::{ClockView, EngineClient, MoveLimits, Reply, Request};
 use crate::draughts::hub_notation::HubNotation;
 use crate::protocol::hub::{hub_name, parse_line, quote};
 use crate::variant::Variant;

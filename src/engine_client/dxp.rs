@@ -11,8 +11,8 @@
 //! `0`) and its confirmation is awaited briefly. A game end from the engine in place of a move
 //! is [`Failure::Ended`].
 
-use super::engine_client::{EngineClient, Reply, Request};
-use super::engine_proc::{EngineSpec, Failure, Log};
+use super::process::{EngineSpec, Failure, Log};
+use super::{EngineClient, Reply, Request};
 use crate::game::{Outcome, Side};
 use crate::protocol::dxp::{
     Message, MessageReader, ReadError, move_from_hub, move_to_hub, position_from_hub, send,
