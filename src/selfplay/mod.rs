@@ -284,8 +284,8 @@ impl SelfplayArgs {
     /// the same games (--games and --threads do not change a game and are left out; the table
     /// size does, as what the table keeps changes the search).
     ///
-    /// The settings added since the first version (variation, starts) appear only when used, so
-    /// that files of earlier runs still resume.
+    /// The settings added since the first version (variation, starts, opponent) appear only when
+    /// used, so that files of earlier runs still resume.
     pub fn header(&self, starts: Option<&str>, opponent: Option<&str>) -> String {
         let l = self.limits();
         let opt = |v: Option<String>| v.unwrap_or_else(|| "none".into());
@@ -670,9 +670,10 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
         }
         crate::stderr_line!(
             "selfplay: shard {shard}: {played} games played ({positions} positions) in {:.1} s; \
-             {} games were already in {name}; {total} of the shard's games are done",
+             {} games were already in {name}; {} of the shard's {total} games are done",
             start.elapsed().as_secs_f64(),
-            existing.done.len()
+            existing.done.len(),
+            existing.done.len() as u64 + played
         );
     }
     outcome
