@@ -13,10 +13,10 @@
 
 use super::process::{EngineSpec, Failure, Log};
 use super::{EngineClient, Reply, Request};
-use crate::game::{Outcome, Side};
-use crate::protocol::dxp::{
+use crate::dxp_codec::{
     Message, MessageReader, ReadError, move_from_hub, move_to_hub, position_from_hub, send,
 };
+use crate::game::{Outcome, Side};
 use crate::variant::Variant;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::process::{Child, Command, Stdio};
