@@ -213,3 +213,69 @@ impl Opponent {
             .map_err(|e| fail(format!("played an illegal move {:?} ({e})", reply.mv)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: SelfplayArgs,
+    }
+
+    fn args(extra: &[&str]) -> SelfplayArgs {
+        let mut all = vec!["selfplay", "--games", "1", "--out", "x.txt"];
+        all.extend_from_slice(extra);
+        Command::parse_from(all).args
+    }
+
+    #[test]
+    fn specs_parse_with_their_limits_and_header() {
+        let a = args(&["--depth", "5"]);
+        let o = Opponent::parse(" engine:'my engine' hub name=other nodes=900 ", &a).unwrap();
+        assert_eq!(o.label, "other");
+        assert_eq!(o.header, "engine:'my engine' hub name=other nodes=900");
+        assert_eq!(o.spec.command, ["my engine", "hub"]);
+        assert_eq!((o.limits.depth, o.limits.nodes), (None, Some(900)));
+        assert_eq!(o.allowed, STALL);
+        // Without limits of its own, the recipe's; with movetime=, twice it and a second.
+        let o = Opponent::parse("engine:/bin/scan hub", &a).unwrap();
+        assert_eq!((o.label.as_str(), o.limits.depth), ("scan", Some(5)));
+        let o = Opponent::parse("engine:scan movetime=0.5", &a).unwrap();
+        assert_eq!(o.limits.movetime, Some(Duration::from_millis(500)));
+        assert_eq!(o.allowed, Duration::from_secs(2));
+
+        let o = Opponent::parse("eval:<network>", &args(&["--nodes", "3000", "--tt", "8"])).unwrap();
+        assert_eq!(o.header, "eval:<network>");
+        assert_eq!((o.limits.depth, o.limits.nodes), (None, Some(3000)));
+        assert_eq!(o.spec.command[1], "hub");
+        assert!(o.spec.options.contains(&("eval-file".into(), "<network>".into())));
+        assert!(o.spec.options.contains(&("tt-size".into(), "19".into())));
+
+        // A weight file is named with its checksum.
+        let path = std::env::temp_dir().join(format!("tempo-opponent-{}.bin", std::process::id()));
+        std::fs::write(&path, b"weights").unwrap();
+        let o = Opponent::parse(&format!("eval:{}", path.display()), &a).unwrap();
+        assert!(
+            o.header
+                .ends_with(&format!("@{:08x}", crc32fast::hash(b"weights"))),
+            "{}",
+            o.header
+        );
+        let _ = std::fs::remove_file(&path);
+
+        for (bad, why) in [
+            ("scan", "expected eval:EVAL or engine:ENGINE"),
+            ("eval:", "name an evaluation"),
+            ("engine:scan tc=10+0.1", "no clocks"),
+            ("engine:scan depth=0", "depth"),
+            ("engine:scan\nhub", "control character"),
+            ("eval:/nonexistent-dir/w.bin", "nonexistent"),
+        ] {
+            let e = Opponent::parse(bad, &a).unwrap_err();
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
+    }
+}
