@@ -15,6 +15,10 @@
 //! - [`book`]: the opening book, grown by Tempo's search and probed through a small interface;
 //! - [`engine`], [`protocol`]: the search thread's facade and the Hub and UCI-style front-ends;
 //! - [`show`], [`analyze`]: the shell commands that draw a position and analyse positions and games;
+//! - [`hub_line`], [`dxp_codec`]: the Hub line syntax and the DXP messages, for both ends of a
+//!   pipe or socket;
+//! - [`engine_client`]: external engines (process, settings, Hub/UCI/DXP clients); [`openings`]:
+//!   opening suites from files or random moves (both shared by `tempo match` and `tempo selfplay`);
 //! - [`arena`]: `tempo match`, the match manager that plays engines against each other;
 //! - [`selfplay`]: `tempo selfplay`, training data from games of Tempo against itself;
 //! - [`train`]: `tempo train`, the learned evaluation's weights fitted to self-play data.
@@ -42,13 +46,17 @@ pub mod bits;
 pub mod book;
 pub mod bytes;
 pub mod draughts;
+pub mod dxp_codec;
 pub mod egdb;
 pub mod engine;
+pub mod engine_client;
 pub mod eval;
 pub mod fsutil;
 pub mod game;
 pub mod games;
+pub mod hub_line;
 pub mod meminfo;
+pub mod openings;
 pub mod output;
 pub mod pdn;
 pub mod pdn_read;

@@ -123,9 +123,12 @@ enum Command {
     /// whole; the file starts with a `# tempo selfplay ...` line of the settings. Running again
     /// with the same settings resumes: finished games are kept, only the missing ones are
     /// played. --shard I/N plays the games K with K mod N = I; the shards of one run concatenate
-    /// to the whole run (in another order).
+    /// to the whole run (in another order). With --opponent, one side of every game is another
+    /// Tempo evaluation or an external engine, and only the positions with Tempo to move are
+    /// written.
     #[command(
         after_help = "Example: tempo selfplay -v russian --games 10000 --depth 6 --out russian.txt\n\
+                      Opponent: tempo selfplay --games 1000 --depth 6 --opponent 'eval:<network>' --out vs-net.txt\n\
                       Shards:  tempo selfplay --games 100000 --seed 1 --shard $SLURM_ARRAY_TASK_ID/64 \\\n\
                       \x20        --out shard-$SLURM_ARRAY_TASK_ID.txt   then   cat shard-*.txt > all.txt"
     )]

@@ -521,3 +521,175 @@ fn games_start_from_a_file_of_positions() {
         assert!(stderr.contains(needle), "{extra:?}: {stderr}");
     }
 }
+
+/// The settings of the opponent tests: short English games at depth 2, one thread.
+fn opponent_args<'a>(games: &'a str, opponent: &'a str) -> Vec<&'a str> {
+    vec![
+        "-v",
+        "english",
+        "--games",
+        games,
+        "--depth",
+        "2",
+        "--random-plies",
+        "4",
+        "--max-plies",
+        "20",
+        "--threads",
+        "1",
+        "--opponent",
+        opponent,
+    ]
+}
+
+/// With an opponent, game k's opponent plays Black when k is even and White when k is odd (the
+/// closing line says which), and only the positions with Tempo to move are written.
+fn check_opponent_sides(text: &str) {
+    for block in blocks(text) {
+        let k = game_index(&block);
+        let (tempo_side, opponent) = if k % 2 == 0 {
+            ("W:", "Black")
+        } else {
+            ("B:", "White")
+        };
+        let closing = block.lines().last().unwrap();
+        assert!(
+            closing.ends_with(&format!("[the opponent played {opponent}]")),
+            "{closing}"
+        );
+        for line in block.lines().filter(|l| !l.starts_with('#')) {
+            assert!(
+                line.starts_with(tempo_side),
+                "game {k}: the opponent's position {line}"
+            );
+        }
+    }
+}
+
+/// `--opponent eval:EVAL`: Tempo with another evaluation. The same seed gives the same games
+/// whatever the threads, a run resumes, and another opponent does not resume the file.
+#[test]
+fn an_evaluation_opponent_is_reproducible_and_resumes() {
+    let whole = TempFile::new("opp-eval-whole");
+    let mut args = opponent_args("4", "eval:<hand>");
+    selfplay(&whole, &args);
+    let text = whole.read();
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with(" opponent=eval:<hand>"), "{header}");
+    assert_eq!(blocks(&text).len(), 4);
+    assert!(check_format::<tempo::draughts::English>(&text) > 10);
+    check_opponent_sides(&text);
+
+    // Two games on two threads, then resumed to four: the same games.
+    let parts = TempFile::new("opp-eval-parts");
+    let mut two = opponent_args("2", "eval:<hand>");
+    two[11] = "2";
+    selfplay(&parts, &two);
+    assert_eq!(blocks(&parts.read()).len(), 2);
+    selfplay(&parts, &args);
+    assert_eq!(set(&parts.read()), set(&text));
+
+    // The opponent is part of the recipe.
+    args[13] = "eval:<default>";
+    let path = parts.path();
+    let o = tempo(&[&["selfplay", "--quiet", "--out", &path][..], &args[..]].concat());
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
+    // Against its own default evaluation, the games differ from those against the hand one.
+    let own = TempFile::new("opp-eval-own");
+    selfplay(&own, &args);
+    assert_ne!(set(&own.read()), set(&text));
+}
+
+/// `--opponent engine:ENGINE`: an external engine, here `tempo hub` at its own depth.
+#[test]
+fn an_external_opponent_plays_its_side() {
+    let spec = format!(
+        "engine:'{}' hub name=hub-opponent depth=1",
+        env!("CARGO_BIN_EXE_tempo")
+    );
+    let f = TempFile::new("opp-engine");
+    selfplay(&f, &opponent_args("3", &spec));
+    let text = f.read();
+    assert!(text.lines().next().unwrap().contains(" opponent=engine:"));
+    assert_eq!(blocks(&text).len(), 3);
+    assert!(check_format::<tempo::draughts::English>(&text) > 5);
+    check_opponent_sides(&text);
+}
+
+/// An opponent that dies in the middle of a game (its output closes) or answers garbage stops the
+/// run with an error naming it; every game finished before stays in the file, and a rerun resumes.
+#[test]
+fn a_failing_opponent_is_a_clear_error_and_loses_no_game() {
+    // `tempo hub` for 12 moves, then gone: a game has at most 8 opponent moves here (16 plies
+    // after the 4 random ones), so each run finishes one game at least and fails in a later one.
+    let spec = format!(
+        "engine:bash {}/tests/fake/hub_for.sh '{}' 12 name=flaky",
+        env!("CARGO_MANIFEST_DIR"),
+        env!("CARGO_BIN_EXE_tempo")
+    );
+    let f = TempFile::new("opp-crash");
+    let path = f.path();
+    let args = opponent_args("6", &spec);
+    let mut failures = 0;
+    let mut done = 0;
+    for _ in 0..6 {
+        let o = tempo(&[&["selfplay", "--quiet", "--out", &path][..], &args[..]].concat());
+        let text = f.read();
+        let now = blocks(&text).len();
+        if o.status.success() {
+            done = now;
+            break;
+        }
+        failures += 1;
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains("opponent flaky failed"), "{stderr}");
+        assert!(now > done, "a run finished no game: {stderr}");
+        done = now;
+    }
+    assert!(failures >= 1, "the opponent never failed");
+    assert_eq!(done, 6);
+    let text = f.read();
+    check_format::<tempo::draughts::English>(&text);
+    check_opponent_sides(&text);
+
+    // An engine that answers an illegal move: an error naming it, no game written.
+    let spec = format!(
+        "engine:bash {}/tests/fake/hub.sh illegal name=garbage",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let g = TempFile::new("opp-garbage");
+    let gp = g.path();
+    let o = tempo(
+        &[
+            &["selfplay", "--quiet", "--out", &gp][..],
+            &opponent_args("2", &spec)[..],
+        ]
+        .concat(),
+    );
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("opponent garbage played an illegal move"),
+        "{stderr}"
+    );
+    assert!(blocks(&g.read()).is_empty());
+
+    for (spec, needle) in [
+        ("tempo", "expected eval:EVAL or engine:ENGINE"),
+        ("engine:x tc=10+0.1", "no clocks"),
+        ("eval:/nonexistent-dir/w.bin", "--opponent"),
+        ("engine:", "no command"),
+    ] {
+        let o = tempo(
+            &[
+                &["selfplay", "--out", "/tmp/never-written.txt"][..],
+                &opponent_args("1", spec)[..],
+            ]
+            .concat(),
+        );
+        assert!(!o.status.success(), "{spec}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(needle), "{spec}: {stderr}");
+    }
+}

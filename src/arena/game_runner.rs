@@ -2,38 +2,15 @@
 //! variant's game end and draw rules (repetition included), adjudication, and engines that crash
 //! or stall.
 
-use super::client::{Client, ClockView, MoveLimits, Request};
-use super::engine_proc::Failure;
 use crate::egdb::{Probe, Value};
+use crate::engine_client::client::{Client, ClockView, MoveLimits, Request};
+use crate::engine_client::limits::TimeControl;
+use crate::engine_client::process::Failure;
 use crate::game::{Game, MoveStyle, Outcome, Side};
+use crate::openings::Opening;
 use crate::verdict::rules_verdict;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// A game clock: `moves` moves in `base` (repeating; `None`: the whole game), plus `inc` after
-/// every move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockSpec {
-    /// Moves per period (`None`: one period for the whole game).
-    pub moves: Option<u32>,
-    /// Time per period.
-    pub base: Duration,
-    /// Increment per move.
-    pub inc: Duration,
-}
-
-/// How long engines may think.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TimeControl {
-    /// A game clock.
-    pub clock: Option<ClockSpec>,
-    /// Fixed time per move.
-    pub movetime: Option<Duration>,
-    /// Depth per move.
-    pub depth: Option<u32>,
-    /// Nodes per move.
-    pub nodes: Option<u64>,
-}
 
 /// When the manager ends a game that the rules have not ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,15 +118,6 @@ impl GameConfig {
     pub fn movetime_limit(t: Duration) -> Duration {
         t * 2 + Duration::from_secs(1)
     }
-}
-
-/// A start position and the opening moves played from it before the engines take over.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening<G: Game> {
-    /// The start position.
-    pub start: G,
-    /// Forced opening moves.
-    pub moves: Vec<G::Move>,
 }
 
 /// A finished (or aborted) game.

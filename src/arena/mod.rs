@@ -10,30 +10,25 @@
 //! The manager is generic over the game type and dispatched once ([`run`] under
 //! [`crate::with_variant!`]): no variant is looked at inside the logic.
 
-pub mod client;
-pub mod dxp;
-pub mod engine_client;
-pub mod engine_conf;
-pub mod engine_proc;
 pub mod game_runner;
 pub mod interrupt;
-pub mod openings;
 pub mod results;
 pub mod stats;
 
+use crate::engine_client::client::Client;
+use crate::engine_client::conf as engine_conf;
+use crate::engine_client::limits::{TimeControl, parse_seconds, parse_tc};
+use crate::engine_client::process::{EngineSpec, Log};
 use crate::eval::Evaluate;
 use crate::game::{Outcome, Side};
+use crate::openings::{self, Balance, Opening};
 use crate::pdn::{PdnGame, write_game_with_comments};
 use crate::pdn_tags::{game_type, pdn_date};
 use crate::variant::Variant;
-use client::Client;
 use crossbeam_channel::unbounded;
-use engine_proc::{EngineSpec, Log};
 use game_runner::{
-    Adjudication, ClockSpec, DrawAdjudication, GameConfig, GameRecord, MoveNote, Opening, TimeControl,
-    play_game, thinking_report,
+    Adjudication, DrawAdjudication, GameConfig, GameRecord, MoveNote, play_game, thinking_report,
 };
-use openings::Balance;
 use results::{GameResult, JsonContext, SavedState, Tally, result_text};
 use stats::{MatchStats, Sprt};
 use std::collections::HashSet;
@@ -361,48 +356,6 @@ fn job_of(k: usize, pairs: &[[usize; 2]]) -> Job {
 fn parse_variant(s: &str) -> Result<Variant, String> {
     s.parse()
         .map_err(|e: crate::variant::UnknownVariant| e.to_string())
-}
-
-fn parse_seconds(what: &str, s: &str) -> Result<Duration, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{what}: {s:?} is not a number of seconds"))?;
-    if !v.is_finite() || !(0.0..=1e7).contains(&v) {
-        return Err(format!("{what}: {s} is out of range"));
-    }
-    Ok(Duration::from_secs_f64(v))
-}
-
-/// Reads `--tc`: `SECONDS[+INC]` or `MOVES/SECONDS[+INC]`.
-///
-/// # Errors
-/// Anything else, with the expected forms named.
-pub fn parse_tc(text: &str) -> Result<ClockSpec, String> {
-    let bad = || format!("--tc {text:?}: expected SECONDS+INC or MOVES/SECONDS+INC, e.g. 10+0.1 or 40/60");
-    let (moves, rest) = match text.split_once('/') {
-        Some((m, r)) => {
-            let m: u32 = m.trim().parse().map_err(|_| bad())?;
-            if m == 0 {
-                return Err(bad());
-            }
-            (Some(m), r)
-        }
-        None => (None, text),
-    };
-    let (base, inc) = match rest.split_once('+') {
-        Some((b, i)) => (b, Some(i)),
-        None => (rest, None),
-    };
-    let base = parse_seconds("--tc", base).map_err(|_| bad())?;
-    let inc = match inc {
-        Some(i) => parse_seconds("--tc", i).map_err(|_| bad())?,
-        None => Duration::ZERO,
-    };
-    if base.is_zero() && inc.is_zero() {
-        return Err(format!("--tc {text:?}: the clock needs some time"));
-    }
-    Ok(ClockSpec { moves, base, inc })
 }
 
 /// Reads `MEN/PLIES` into (hundredths of a man, plies).
@@ -1451,31 +1404,6 @@ mod tests {
         }
         let fixed = Book::Fixed(all[..3].to_vec());
         assert_eq!(fixed.get(4).unwrap(), all[1]);
-    }
-
-    #[test]
-    fn time_controls_parse() {
-        let s = |x: f64| Duration::from_secs_f64(x);
-        assert_eq!(
-            parse_tc("10+0.1").unwrap(),
-            ClockSpec {
-                moves: None,
-                base: s(10.0),
-                inc: s(0.1)
-            }
-        );
-        assert_eq!(
-            parse_tc("40/60").unwrap(),
-            ClockSpec {
-                moves: Some(40),
-                base: s(60.0),
-                inc: Duration::ZERO
-            }
-        );
-        assert_eq!(parse_tc("40/90+1").unwrap().moves, Some(40));
-        for bad in ["", "x", "10+", "0/10", "-5", "0+0", "40/", "1e9"] {
-            assert!(parse_tc(bad).is_err(), "{bad}");
-        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! read from stdin by a reader thread and the reports of the search thread, so `ping`/`isready` and
 //! `stop` are answered at any moment.
 
-pub mod dxp;
+pub use crate::dxp_codec as dxp;
 pub mod dxp_player;
 pub mod hub;
 pub mod session;

@@ -2,6 +2,10 @@
 //! writes the quiet positions of each game, with the search score and the game's result, as
 //! training data for a learned evaluation ([`format`](mod@format) describes the file).
 //!
+//! With `--opponent`, one side of every game is another engine ([`opponent`]): game `k`'s
+//! opponent plays Black when `k` is even and White when `k` is odd, and only the positions with
+//! Tempo to move are written.
+//!
 //! Games are numbered 0 to `games - 1`. Game `k` belongs to shard `k mod N` and its opening is
 //! drawn from a generator seeded by the run's seed and `k` alone; every game starts with an empty
 //! transposition table of its own. So a game's record depends on nothing but the settings and
@@ -9,16 +13,19 @@
 //! another order.
 
 pub mod format;
+pub mod opponent;
 
-use crate::arena::openings::{self, Balance};
+use crate::engine_client::client::Client;
 use crate::eval::Evaluate;
-use crate::game::{MoveList, Outcome};
+use crate::game::{MoveList, Outcome, Side};
+use crate::openings::{self, Balance};
 use crate::search::{Limits, Search, Shared, replay};
 use crate::tt::Tt;
 use crate::variant::Variant;
 use crate::verdict::rules_verdict;
 use crossbeam_channel::unbounded;
 use format::Sample;
+use opponent::Opponent;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{IsTerminal, Seek, Write};
@@ -154,6 +161,16 @@ pub struct SelfplayArgs {
     /// It is not part of the file's settings line: a resumed run must be given the same.
     #[arg(long, value_name = "EVAL")]
     pub eval_file: Option<String>,
+    /// Play every game against an opponent instead of Tempo itself: `eval:EVAL` is Tempo with
+    /// another evaluation (EVAL as --eval-file takes it: a weight file, `<network>`, `<learned>`,
+    /// `<hand>`, `<default>`), run as `tempo hub` in a process of its own at the same --depth and
+    /// --nodes; `engine:ENGINE` is an external engine, ENGINE written as a `tempo match --engine`
+    /// value (the command, then name=, proto=, dir=, option.NAME=VALUE, and its own limits
+    /// depth=, nodes= or movetime=, or else --depth and --nodes). The opponent plays Black in the
+    /// even games and White in the odd ones, and only the positions with Tempo to move are
+    /// written. The opponent is part of the file's settings line.
+    #[arg(long, value_name = "SPEC")]
+    pub opponent: Option<String>,
 }
 
 /// A range of plies `A-B` (or one ply `A`).
@@ -185,7 +202,7 @@ impl std::str::FromStr for PlyRange {
 
 /// The starting positions of `--starts`, and what the header says of them.
 struct Starts<G: crate::game::Game> {
-    entries: Vec<crate::arena::game_runner::Opening<G>>,
+    entries: Vec<crate::openings::Opening<G>>,
     /// `starts=<crc32 of the file>/<entries>` and the cut, for the header.
     label: String,
 }
@@ -231,7 +248,7 @@ impl SelfplayArgs {
             return Ok(None);
         };
         let text = crate::pdn::read_file(path).map_err(|e| format!("--starts: {e}"))?;
-        let entries = crate::arena::openings::load_games::<G>(path).map_err(|e| format!("--starts: {e}"))?;
+        let entries = crate::openings::load_games::<G>(path).map_err(|e| format!("--starts: {e}"))?;
         let mut label = format!(
             "starts={:08x}/{}",
             crc32fast::hash(text.as_bytes()),
@@ -267,9 +284,9 @@ impl SelfplayArgs {
     /// the same games (--games and --threads do not change a game and are left out; the table
     /// size does, as what the table keeps changes the search).
     ///
-    /// The settings added since the first version (variation, starts) appear only when used, so
-    /// that files of earlier runs still resume.
-    pub fn header(&self, starts: Option<&str>) -> String {
+    /// The settings added since the first version (variation, starts, opponent) appear only when
+    /// used, so that files of earlier runs still resume.
+    pub fn header(&self, starts: Option<&str>, opponent: Option<&str>) -> String {
         let l = self.limits();
         let opt = |v: Option<String>| v.unwrap_or_else(|| "none".into());
         let mut extra = String::new();
@@ -279,6 +296,10 @@ impl SelfplayArgs {
         if let Some(s) = starts {
             extra.push(' ');
             extra.push_str(s);
+        }
+        if let Some(o) = opponent {
+            extra.push_str(" opponent=");
+            extra.push_str(o);
         }
         let base = format!(
             "# tempo selfplay variant={} depth={} nodes={} random-plies={} balance={} max-plies={} tt={} seed={} shard={}",
@@ -326,7 +347,13 @@ struct Played {
 /// Every random choice of the game (its opening, its start's cut, its varied moves) comes from
 /// ChaCha8 seeded with the run's seed on stream `k`: the opening's seed is the stream's first
 /// output ([`opening_seed`]), the rest follow it.
-fn play_game<G: Evaluate>(args: &SelfplayArgs, setup: &Setup<G>, k: u64, tt: &Tt) -> Result<Played, String> {
+fn play_game<G: Evaluate>(
+    args: &SelfplayArgs,
+    setup: &Setup<G>,
+    k: u64,
+    tt: &Tt,
+    mut opponent: Option<&mut Client>,
+) -> Result<Played, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     rng.set_stream(k);
     let seed = rng.next_u64();
@@ -354,6 +381,20 @@ fn play_game<G: Evaluate>(args: &SelfplayArgs, setup: &Setup<G>, k: u64, tt: &Tt
             .map_err(|e| format!("game {k}: {e}"))?;
     let (mut pos, mut keys) = replay(&opening.start, &opening.moves);
     let mut plies = opening.moves.len();
+    // The side the opponent plays, and the game so far as an engine is told it.
+    let (against, mut game) = match (&setup.opponent, opponent.as_deref_mut()) {
+        (Some(o), Some(client)) => {
+            client
+                .new_game()
+                .map_err(|e| format!("game {k}: opponent {}: {e}", o.label))?;
+            let side = if k % 2 == 0 { Side::Black } else { Side::White };
+            (
+                Some((o, side)),
+                Some(opponent::GameText::new(&opening.start, &opening.moves)),
+            )
+        }
+        _ => (None, None),
+    };
     tt.clear();
     let limits = args.limits();
     let mut samples = Vec::new();
@@ -364,6 +405,20 @@ fn play_game<G: Evaluate>(args: &SelfplayArgs, setup: &Setup<G>, k: u64, tt: &Tt
         }
         if plies as u64 >= args.max_plies {
             break (Outcome::Draw, format!("Draw at the limit of {plies} plies"));
+        }
+        if let (Some((o, side)), Some(client), Some(game)) = (against, opponent.as_deref_mut(), game.as_mut())
+            && pos.side_to_move() == side
+        {
+            let mv = o.play(client, game, &pos).map_err(|e| format!("game {k}: {e}"))?;
+            if pos.is_irreversible(&mv) {
+                keys.clear();
+            } else {
+                keys.push(pos.key());
+            }
+            game.push(&pos, &mv);
+            pos = pos.play(&mv);
+            plies += 1;
+            continue;
         }
         let vary = setup
             .vary
@@ -390,6 +445,7 @@ fn play_game<G: Evaluate>(args: &SelfplayArgs, setup: &Setup<G>, k: u64, tt: &Tt
             mv = pick_near_best(&lines, v.margin, &mut rng).unwrap_or(mv);
         }
         if is_quiet(&pos) {
+            // With an opponent, only Tempo's side is recorded (this loop searches for it alone).
             samples.push(Sample {
                 fen: pos.to_fen(),
                 score: result.score,
@@ -400,8 +456,21 @@ fn play_game<G: Evaluate>(args: &SelfplayArgs, setup: &Setup<G>, k: u64, tt: &Tt
         } else {
             keys.push(pos.key());
         }
+        if let Some(game) = game.as_mut() {
+            game.push(&pos, &mv);
+        }
         pos = pos.play(&mv);
         plies += 1;
+    };
+    let why = match against {
+        Some((_, side)) => {
+            if let Some(client) = opponent {
+                client.end_game(Some(outcome));
+            }
+            let side = if side == Side::White { "White" } else { "Black" };
+            format!("{why} [the opponent played {side}]")
+        }
+        None => why,
     };
     Ok(Played {
         positions: samples.len() as u64,
@@ -428,6 +497,7 @@ struct Setup<G: crate::game::Game> {
     balance: Option<Balance>,
     vary: Option<Vary>,
     starts: Option<Starts<G>>,
+    opponent: Option<Opponent>,
 }
 
 /// Runs `tempo selfplay` for game type `G`.
@@ -440,13 +510,21 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
         balance: args.balance()?,
         vary: args.vary()?,
         starts: args.starts()?,
+        opponent: args
+            .opponent
+            .as_deref()
+            .map(|spec| Opponent::parse(spec, args))
+            .transpose()?,
     };
     if let Some(eval) = &args.eval_file {
         crate::eval::choice::set_eval_file(args.variant.name(), eval)
             .map_err(|e| format!("--eval-file: {e}"))?;
     }
     let name = args.out.display();
-    let header = args.header(setup.starts.as_ref().map(|s| s.label.as_str()));
+    let header = args.header(
+        setup.starts.as_ref().map(|s| s.label.as_str()),
+        setup.opponent.as_ref().map(|o| o.header.as_str()),
+    );
     // A device or FIFO is no file to resume: /dev/zero would be read without end, and opening a
     // FIFO waits for a writer.
     crate::fsutil::check_writable(&args.out).map_err(|e| format!("--out: {e}"))?;
@@ -516,12 +594,31 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
                 // The search recurses deeply; the engine's search thread has the same stack.
                 .stack_size(crate::engine::SEARCH_STACK)
                 .spawn_scoped(scope, move || {
+                    // This thread's opponent process, started at its first game.
+                    let mut client: Option<Client> = None;
+                    let mut failed = false;
                     while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&k) = todo.get(i) else { break };
-                        if sender.send(play_game::<G>(args, setup, k, &tt)).is_err() {
+                        if let (Some(o), None) = (&setup.opponent, &client) {
+                            match o.start(args.variant) {
+                                Ok(c) => client = Some(c),
+                                Err(e) => {
+                                    let _ = sender.send(Err(e));
+                                    break;
+                                }
+                            }
+                        }
+                        let game = play_game::<G>(args, setup, k, &tt, client.as_mut());
+                        failed = game.is_err();
+                        if sender.send(game).is_err() || failed {
                             break;
                         }
+                    }
+                    match client {
+                        Some(c) if failed => c.kill(),
+                        Some(c) => c.quit(),
+                        None => {}
                     }
                 });
             if let Err(e) = spawned {
@@ -573,9 +670,10 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
         }
         crate::stderr_line!(
             "selfplay: shard {shard}: {played} games played ({positions} positions) in {:.1} s; \
-             {} games were already in {name}; {total} of the shard's games are done",
+             {} games were already in {name}; {} of the shard's {total} games are done",
             start.elapsed().as_secs_f64(),
-            existing.done.len()
+            existing.done.len(),
+            existing.done.len() as u64 + played
         );
     }
     outcome

@@ -2,10 +2,10 @@
 //! every engine), a named engine of an engines file (`conf=NAME`, `--engines-file`), and the
 //! engine's own words, later ones winning. The limit words (`tc=`, `movetime=`, `depth=`,
 //! `nodes=`, `margin=`) are the manager's and are taken out here; the rest goes to
-//! [`EngineSpec::parse`](super::engine_proc::EngineSpec::parse).
+//! [`EngineSpec::parse`](super::process::EngineSpec::parse).
 
-use super::engine_proc::split_words;
-use super::game_runner::TimeControl;
+use super::limits::{TimeControl, parse_seconds, parse_tc};
+use super::process::split_words;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -186,9 +186,9 @@ pub fn resolve(engine: &str, each: &[String], conf: &[ConfEngine]) -> Result<(St
     for w in words {
         let (key, value) = w.split_once('=').unwrap_or((&w, ""));
         match key {
-            "tc" => tc.clock = Some(super::parse_tc(value).map_err(|e| bad(&w, e))?),
+            "tc" => tc.clock = Some(parse_tc(value).map_err(|e| bad(&w, e))?),
             "movetime" | "st" => {
-                let t = super::parse_seconds("movetime", value).map_err(|e| bad(&w, e))?;
+                let t = parse_seconds("movetime", value).map_err(|e| bad(&w, e))?;
                 if t.is_zero() {
                     return Err(bad(&w, "must be more than 0".into()));
                 }

@@ -1,10 +1,21 @@
-//! The interface between the match and an engine, whatever it speaks: the [`EngineClient`] trait
-//! that the pipe dialects ([`super::client::PipeClient`]: Hub, Hub-1, UCI) and DXP
-//! ([`super::dxp::DxpClient`]) implement, and what goes through it (a move request, the reply).
-//! It depends on no client, so that the clients depend on it and not on each other.
+//! External engines as Tempo's commands play them (`tempo match`, `tempo selfplay --opponent`):
+//! the engine process ([`process`]: its spec, pipes, log), the settings of an `--engine` value
+//! ([`conf`], [`limits`]), and the clients that speak to it ([`client`]: Hub, Hub-1, UCI;
+//! [`dxp`]: DXP over TCP).
+//!
+//! This file holds the interface between a command and an engine, whatever it speaks: the
+//! [`EngineClient`] trait that the pipe dialects ([`client::PipeClient`]) and DXP
+//! ([`dxp::DxpClient`]) implement, and what goes through it (a move request, the reply). It
+//! depends on no client, so that the clients depend on it and not on each other.
 
-use super::engine_proc::{Failure, Proto};
+pub mod client;
+pub mod conf;
+pub mod dxp;
+pub mod limits;
+pub mod process;
+
 use crate::game::{Outcome, Side};
+use process::{Failure, Proto};
 use std::time::{Duration, Instant};
 
 /// What the mover's clock says, for the engine's time management.

@@ -2,7 +2,6 @@
 //! 8x8 three-move ballots), or generated as random move sequences from a seed and kept only when
 //! Tempo's own search finds them balanced.
 
-use super::game_runner::Opening;
 use crate::eval::Evaluate;
 use crate::game::{Game, MoveList};
 use crate::search::{Limits, Search, Shared, replay};
@@ -10,6 +9,18 @@ use crate::tt::Tt;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
+
+/// A start position and the opening moves played from it before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening<G: Game> {
+    /// The start position.
+    pub start: G,
+    /// Forced opening moves.
+    pub moves: Vec<G::Move>,
+}
+
+/// The largest `start=` or `plies=` of `--openings` (a match plays no more games than this).
+const MAX_INDEX: usize = 1_000_000;
 
 /// Whether a token of a move list is a move number (`1.`, `12...`) or a result, to be skipped.
 fn is_filler(token: &str) -> bool {
@@ -155,7 +166,7 @@ impl FileOrder {
         let number = |w: &str, v: &str, least: usize| {
             v.parse::<usize>()
                 .ok()
-                .filter(|&n| n >= least && n <= super::MAX_GAMES)
+                .filter(|&n| n >= least && n <= MAX_INDEX)
                 .ok_or_else(|| format!("--openings {w:?}: expected a whole number from {least}"))
         };
         for w in values {

@@ -11,12 +11,12 @@
 //! `0`) and its confirmation is awaited briefly. A game end from the engine in place of a move
 //! is [`Failure::Ended`].
 
-use super::engine_client::{EngineClient, Reply, Request};
-use super::engine_proc::{EngineSpec, Failure, Log};
-use crate::game::{Outcome, Side};
-use crate::protocol::dxp::{
+use super::process::{EngineSpec, Failure, Log};
+use super::{EngineClient, Reply, Request};
+use crate::dxp_codec::{
     Message, MessageReader, ReadError, move_from_hub, move_to_hub, position_from_hub, send,
 };
+use crate::game::{Outcome, Side};
 use crate::variant::Variant;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::process::{Child, Command, Stdio};

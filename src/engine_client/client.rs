@@ -19,10 +19,10 @@
 //! cp N|win N …`, `bestmove M`.
 
 use super::dxp::DxpClient;
-pub use super::engine_client::{ClockView, EngineClient, MoveLimits, Reply, Request};
-use super::engine_proc::{EngineProcess, EngineSpec, Failure, Log, Proto};
+use super::process::{EngineProcess, EngineSpec, Failure, Log, Proto};
+pub use super::{ClockView, EngineClient, MoveLimits, Reply, Request};
 use crate::draughts::hub_notation::HubNotation;
-use crate::protocol::hub::{hub_name, parse_line, quote};
+use crate::hub_line::{hub_name, parse_line, quote};
 use crate::variant::Variant;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -573,7 +573,7 @@ impl PipeClient {
                 let start = if req.hub_exact {
                     notation.position_from_tempo(req.start_hub)
                 } else {
-                    crate::protocol::hub::quote(req.start_fen)
+                    crate::hub_line::quote(req.start_fen)
                 };
                 let mut pos = format!("pos pos={start}");
                 if !req.moves_hub.is_empty() {
