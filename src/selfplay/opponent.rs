@@ -122,6 +122,9 @@ impl Opponent {
                     ("eval-file".into(), eval.into()),
                     ("tt-size".into(), tt_size.to_string()),
                     ("threads".into(), "1".into()),
+                    // No default endgame tables: they would arrive in the middle of a run, when
+                    // their background build ends, and make the games depend on the machine.
+                    ("egdb-pieces".into(), "0".into()),
                 ],
                 dxp: None,
                 restart: false,
