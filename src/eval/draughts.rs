@@ -50,15 +50,16 @@ impl<R: Rules> Evaluate for Draughts<R> {
         // score ([`super::network::WINDOW`]).
         if let Some(nn) = network::<R>() {
             if let Some(net) = choice::current::<R>() {
-                let t = learned_evaluate(self, net);
-                let margin = super::network::WINDOW;
-                if t >= beta.saturating_add(margin) || t <= alpha.saturating_sub(margin) {
-                    return t;
-                }
+                return nn.evaluate_within(self, alpha, beta, || learned_evaluate(self, net));
             }
             return nn.evaluate(self);
         }
         self.evaluate()
+    }
+    fn prefetch_evaluation(&self) {
+        if let Some(nn) = network::<R>() {
+            nn.prefetch(self.key());
+        }
     }
     fn quick_outcome(&self) -> Option<Outcome> {
         if R::GOAL == Goal::FirstKing {

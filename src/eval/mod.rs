@@ -23,6 +23,7 @@ pub mod draughts;
 pub mod features;
 pub mod hand;
 pub mod network;
+pub mod network_simd;
 pub mod odd;
 #[cfg(test)]
 mod reference;
@@ -47,6 +48,9 @@ pub trait Evaluate: Game + crate::egdb::Probe {
     fn evaluate_within(&self, _alpha: i32, _beta: i32) -> i32 {
         self.evaluate()
     }
+    /// Starts fetching what the evaluation of this position will read (a cache entry), so that
+    /// it is on its way while the search does other work first. By default nothing.
+    fn prefetch_evaluation(&self) {}
     /// A game end that the position alone decides and that [`Game::outcome`] would report even
     /// though the side to move still has moves (Breakthrough's first king, a counted draw rule).
     /// It must be cheap: it is asked at every node, before move generation. The search asks

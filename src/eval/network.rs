@@ -8,14 +8,23 @@
 //! ([`crate::eval::choice::set_eval_file`]). International's default stays its pattern weights:
 //! the network beat them by SPRT at 0.1 s a move but scored less than they did against Scan 2.0.
 //! For experiments, the environment variable `TEMPO_NET` names a network file read instead of the
-//! shipped one. The first layer is
-//! kept per thread for the last position evaluated by each side to move and updated by the
-//! squares that differ, since the search evaluates neighbours one after another; scores are also
-//! kept by position key in a small per-thread cache.
+//! shipped one.
+//!
+//! The first layer is kept per thread for the last position evaluated by each side to move and
+//! updated by the squares that differ. This has the effect of an accumulator updated on make and
+//! unmake without a hook in the search, which copies positions and evaluates only at its leaves:
+//! the leaves evaluated one after another are mostly siblings, a few squares apart, and the
+//! interior nodes between them are never evaluated, so updating on every move would cost more.
+//! Scores, the network's and the tables' of the stand-pat rule ([`Network::evaluate_within`]),
+//! are kept by position key in a small per-thread cache. On AVX2 the layers after the first run
+//! in [`super::network_simd`]; elsewhere the portable code here computes the same integers and
+//! the same score.
 //!
 //! The file: magic `TEMPONN1`, then little-endian u32 inputs, h1, h2, f32 k, and f32 arrays:
 //! w1 (inputs rows of h1), b1 (h1), w2 (h2 rows of h1), b2 (h2), w3 (h2), b3 (1).
 
+#[cfg(target_arch = "x86_64")]
+use super::network_simd::layer2_avx2;
 use crate::draughts::geom::Geometry;
 use crate::draughts::rules::Rules;
 use crate::draughts::{BitsOf, Draughts};
@@ -64,6 +73,16 @@ const ZERO: Lane = Lane([0; 16]);
 struct Bytes32([u8; 32]);
 
 const ZERO8: Bytes32 = Bytes32([0; 32]);
+
+/// i16 lanes as one slice.
+#[inline(always)]
+fn flat16(l: &[Lane]) -> &[i16] {
+    // SAFETY: `Lane` is `repr(C)` around `[i16; 16]`, 32 bytes with no padding.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::slice::from_raw_parts(l.as_ptr().cast(), l.len() * 16)
+    }
+}
 
 /// Byte lanes as one slice.
 #[inline(always)]
@@ -217,6 +236,9 @@ pub struct Network {
     /// ±127/64); its inputs are the first layer's outputs
     /// at `H1_ONE` for 1.0, so that its sums are exact integers.
     w2: Vec<Bytes32>,
+    /// The same weights grouped by four inputs for the AVX2 layer
+    /// ([`super::network_simd::transpose`]).
+    w2t: Vec<super::network_simd::Block>,
     b2: Vec<i32>,
     w3: Vec<f32>,
     b3: f32,
@@ -268,17 +290,25 @@ impl Network {
         };
         // i8 weights, so that AVX2 multiplies 32 of them an instruction (`vpmaddubsw`); the
         // fitted networks' second layers stay within ±1, far inside the ±1.98 that i8 holds.
-        let w2 =
+        let w2_bytes =
             l.w2.iter()
                 .map(|&x| (x * W2_ONE as f32).round().clamp(-127.0, 127.0) as i8 as u8)
-                .collect::<Vec<u8>>()
-                .chunks_exact(32)
-                .map(|c| Bytes32(c.try_into().unwrap()))
-                .collect();
-        let b2 =
+                .collect::<Vec<u8>>();
+        let w2t = super::network_simd::transpose(&w2_bytes, h1, h2);
+        let w2 = w2_bytes
+            .chunks_exact(32)
+            .map(|c| Bytes32(c.try_into().unwrap()))
+            .collect();
+        // Both padded with zeros to a multiple of 8 outputs, whole lanes for the AVX2 layer: a
+        // zero output adds zero.
+        let pad = h2.next_multiple_of(8);
+        let mut b2: Vec<i32> =
             l.b2.iter()
                 .map(|&x| (x * (W2_ONE * H1_ONE) as f32).round() as i32)
                 .collect();
+        b2.resize(pad, 0);
+        let mut w3 = l.w3.clone();
+        w3.resize(pad, 0.0);
         Ok(Network {
             inputs,
             h1,
@@ -287,8 +317,9 @@ impl Network {
             w1: lanes(&fix(&l.w1)),
             b1: lanes(&fix(&l.b1)),
             w2,
+            w2t,
             b2,
-            w3: l.w3.clone(),
+            w3,
             b3: l.b3[0],
         })
     }
@@ -296,29 +327,63 @@ impl Network {
     /// The score of `pos` for the side to move, in hundredths of a man.
     #[inline(always)]
     pub fn evaluate<R: Rules>(&self, pos: &Draughts<R>) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        if *AVX2 {
-            // SAFETY: the processor has AVX2, the one requirement of the function.
-            #[allow(unsafe_code)]
-            return unsafe { self.evaluate_avx2(pos) };
+        let c = self.cache();
+        let slot = c.slot(pos.key());
+        if c.hash[slot].net == UNKNOWN {
+            c.hash[slot].net = self.score(pos, c);
         }
-        self.evaluate_with::<R, false>(pos)
+        c.hash[slot].net
     }
 
-    /// [`Network::evaluate`] compiled for AVX2: the same integer arithmetic in wider lanes.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[allow(unsafe_code)]
-    unsafe fn evaluate_avx2<R: Rules>(&self, pos: &Draughts<R>) -> i32 {
-        self.evaluate_with::<R, true>(pos)
-    }
-
+    /// The stand-pat score of `pos` where only its side of the window `alpha..beta` matters:
+    /// `tables()` (the tables' score of `pos`) when it lies [`WINDOW`] or more outside the
+    /// window, else the network's. Both scores are kept in the score cache, so a position seen
+    /// again costs neither.
     #[inline(always)]
-    fn evaluate_with<R: Rules, const AVX: bool>(&self, pos: &Draughts<R>) -> i32 {
-        // The cache is taken out of its cell for this call alone: evaluate does not re-enter
-        // itself, and no closure keeps the arithmetic from being compiled for AVX2.
+    pub fn evaluate_within<R: Rules>(
+        &self,
+        pos: &Draughts<R>,
+        alpha: i32,
+        beta: i32,
+        tables: impl FnOnce() -> i32,
+    ) -> i32 {
+        let c = self.cache();
+        let slot = c.slot(pos.key());
+        if c.hash[slot].tables == UNKNOWN {
+            c.hash[slot].tables = tables();
+        }
+        let t = c.hash[slot].tables;
+        if t >= beta.saturating_add(WINDOW) || t <= alpha.saturating_sub(WINDOW) {
+            return t;
+        }
+        if c.hash[slot].net == UNKNOWN {
+            c.hash[slot].net = self.score(pos, c);
+        }
+        c.hash[slot].net
+    }
+
+    /// Starts fetching this thread's score cache entry of the position with key `key`, so that
+    /// the memory is on its way while the search does other work before it evaluates. It
+    /// changes nothing else.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        let cell: *const Cache = CACHE.with(RefCell::as_ptr);
+        // SAFETY: a thread's cache is used by that thread alone; this reads its table's address.
+        #[allow(unsafe_code)]
+        let c = unsafe { &*cell };
+        if let Some(e) = c.hash.get((key as usize) & (HASH - 1)) {
+            prefetch_line(std::ptr::from_ref(e).cast());
+        }
+    }
+
+    /// This thread's accumulators and score cache, made ready for this network.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    fn cache(&self) -> &mut Cache {
+        // The cache is taken out of its cell for the caller alone: an evaluation does not
+        // re-enter the network, and no closure keeps the arithmetic from being compiled for AVX2.
         let cell: *mut Cache = CACHE.with(RefCell::as_ptr);
-        // SAFETY: a thread's cache is used by that thread alone, and by one call at a time.
+        // SAFETY: a thread's cache is used by that thread alone, and by one evaluation at a time.
         #[allow(unsafe_code)]
         let c = unsafe { &mut *cell };
         if c.h1 != self.h1 {
@@ -329,23 +394,30 @@ impl Network {
                 c.acc[view][..n].copy_from_slice(&self.b1);
             }
             c.planes = [Planes::default(); 2];
-            c.hash = vec![(u64::MAX, 0); HASH];
-            c.mask = HASH - 1;
-            c.use_hash = true;
+            c.hash = vec![EMPTY; HASH];
         }
-        // Leaves recur within a search (transpositions, the next iteration): their scores are
-        // kept by the position's key, which decides the pieces and the side to move.
-        if !c.use_hash {
-            return self.compute::<R, AVX>(pos, c);
+        c
+    }
+
+    /// The network's score of `pos`, from the accumulators of `c`, in AVX2 where the processor
+    /// has it.
+    #[inline(always)]
+    fn score<R: Rules>(&self, pos: &Draughts<R>, c: &mut Cache) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if *AVX2 {
+            // SAFETY: the processor has AVX2, the one requirement of the function.
+            #[allow(unsafe_code)]
+            return unsafe { self.compute_avx2(pos, c) };
         }
-        let key = pos.key();
-        let slot = (key as usize) & c.mask;
-        if c.hash[slot].0 == key {
-            return c.hash[slot].1;
-        }
-        let score = self.compute::<R, AVX>(pos, c);
-        c.hash[slot] = (key, score);
-        score
+        self.compute::<R, false>(pos, c)
+    }
+
+    /// [`Network::compute`] compiled for AVX2: the same integer arithmetic in wider lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    unsafe fn compute_avx2<R: Rules>(&self, pos: &Draughts<R>, c: &mut Cache) -> i32 {
+        self.compute::<R, true>(pos, c)
     }
 
     #[inline(always)]
@@ -383,11 +455,52 @@ impl Network {
             }
         }
         c.planes[view] = now;
+        let acc = &c.acc[view][..n];
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            // SAFETY: `AVX` is true only in `evaluate_avx2`, on a processor with AVX2; the
+            // accumulator holds h1 values (a multiple of 32, at most MAX_H1) in aligned lanes,
+            // `w2t` h1 / 4 blocks for each eight outputs, `b2` and `w3` h2 values rounded up to
+            // a multiple of 8.
+            #[allow(unsafe_code)]
+            let part = unsafe {
+                let a = flat16(acc);
+                let scale = 1.0 / (W2_ONE * H1_ONE) as f32;
+                let (w2t, b2, w3) = (&self.w2t[..], &self.b2[..], &self.w3[..]);
+                match self.h2.div_ceil(8) {
+                    1 => layer2_avx2::<1>(a, w2t, b2, w3, scale),
+                    2 => layer2_avx2::<2>(a, w2t, b2, w3, scale),
+                    3 => layer2_avx2::<3>(a, w2t, b2, w3, scale),
+                    4 => layer2_avx2::<4>(a, w2t, b2, w3, scale),
+                    5 => layer2_avx2::<5>(a, w2t, b2, w3, scale),
+                    6 => layer2_avx2::<6>(a, w2t, b2, w3, scale),
+                    7 => layer2_avx2::<7>(a, w2t, b2, w3, scale),
+                    _ => layer2_avx2::<8>(a, w2t, b2, w3, scale),
+                }
+            };
+            return self.finish(&part);
+        }
+        let part = self.layer2(acc);
+        self.finish(&part)
+    }
+
+    /// The score from the output layer's eight partial sums.
+    #[inline(always)]
+    fn finish(&self, part: &[f32; 8]) -> i32 {
+        let out = self.b3 + part.iter().sum::<f32>();
+        ((out * self.k) as i32).clamp(-15_000, 15_000)
+    }
+
+    /// The layers after the first from its accumulator, in portable arithmetic: the eight
+    /// partial sums of the output layer ([`super::network_simd::layer2_avx2`] computes the same
+    /// in AVX2).
+    #[inline(always)]
+    fn layer2(&self, acc: &[Lane]) -> [f32; 8] {
+        let n8 = self.h1 / 32;
         // The first layer's outputs, clipped to 0..=H1_ONE, as bytes: two accumulator lanes a
         // byte lane.
-        let n8 = self.h1 / 32;
         let mut h = [ZERO8; MAX_H1 / 32];
-        for (x, a) in h[..n8].iter_mut().zip(c.acc[view][..n].chunks_exact(2)) {
+        for (x, a) in h[..n8].iter_mut().zip(acc.chunks_exact(2)) {
             let mut t = [0u8; 32];
             for k in 0..32 {
                 let v = a[k / 16].0[k % 16];
@@ -397,25 +510,9 @@ impl Network {
         }
         let h = &h[..n8];
         let mut z = [0i32; MAX_H2];
-        let mut j = 0;
-        #[cfg(target_arch = "x86_64")]
-        if AVX {
-            while j + 4 <= self.h2 {
-                let rows = &self.w2[j * n8..(j + 4) * n8];
-                // SAFETY: `AVX` is true only in `evaluate_avx2`, on a processor with AVX2;
-                // `rows` holds four rows of `h.len()` lanes.
-                #[allow(unsafe_code)]
-                let d = unsafe { dot4_avx2(h, rows) };
-                for (k, d) in d.iter().enumerate() {
-                    z[j + k] = self.b2[j + k] + d;
-                }
-                j += 4;
-            }
-        }
-        while j < self.h2 {
+        for (j, z) in z[..self.h2].iter_mut().enumerate() {
             let row = &self.w2[j * n8..(j + 1) * n8];
-            z[j] = self.b2[j] + dot(flat8(h), flat8(row));
-            j += 1;
+            *z = self.b2[j] + dot(flat8(h), flat8(row));
         }
         let mut y = [0f32; MAX_H2];
         for (y, z) in y.iter_mut().zip(&z) {
@@ -426,8 +523,7 @@ impl Network {
         for (j, (y, w)) in y[..self.h2].iter().zip(&self.w3).enumerate() {
             part[j % 8] += y * w;
         }
-        let out = self.b3 + part.iter().sum::<f32>();
-        ((out * self.k) as i32).clamp(-15_000, 15_000)
+        part
     }
 }
 
@@ -457,40 +553,23 @@ fn dot(a: &[u8], w: &[u8]) -> i32 {
     s.iter().sum()
 }
 
-/// Four dot products of `a` (bytes 0..=128) with the four consecutive rows of `rows` (i8) at
-/// once: AVX2's `vpmaddubsw` multiplies 32 byte pairs and adds adjacent products into i16 (at
-/// most 2 * 128 * 127, so it never saturates), `vpmaddwd` by ones widens to i32, and one
-/// horizontal sum serves all four. `rows` holds four times `a.len()` lanes.
+/// Asks the processor to bring the cache line at `p` close.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-#[allow(unsafe_code)]
-unsafe fn dot4_avx2(a: &[Bytes32], rows: &[Bytes32]) -> [i32; 4] {
-    use std::arch::x86_64::*;
-    let n = a.len();
-    debug_assert!(rows.len() >= 4 * n);
-    let ones = _mm256_set1_epi16(1);
-    let mut acc = [_mm256_setzero_si256(); 4];
-    for i in 0..n {
-        // SAFETY: lanes are 32-byte aligned, and i < n, r * n + i < 4 * n.
-        let x = unsafe { _mm256_load_si256(a.as_ptr().add(i).cast()) };
-        for (r, acc) in acc.iter_mut().enumerate() {
-            let y = unsafe { _mm256_load_si256(rows.as_ptr().add(r * n + i).cast()) };
-            let pairs = _mm256_maddubs_epi16(x, y);
-            *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
-        }
-    }
-    // Lane sums: two rounds of horizontal adds leave, in each 128-bit half, one partial sum of
-    // each row; the halves are then added.
-    let s01 = _mm256_hadd_epi32(acc[0], acc[1]);
-    let s23 = _mm256_hadd_epi32(acc[2], acc[3]);
-    let s = _mm256_hadd_epi32(s01, s23);
-    let sum = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-    let mut out = [0i32; 4];
-    // SAFETY: `out` holds 16 bytes.
-    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), sum) };
-    out
+#[inline(always)]
+fn prefetch_line(p: *const i8) {
+    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+    // SAFETY: `prefetch` needs SSE, which every x86_64 processor has; the instruction is a hint
+    // that reads nothing into the program and cannot fault.
+    #[allow(unsafe_code)]
+    unsafe {
+        _mm_prefetch::<_MM_HINT_T0>(p)
+    };
 }
+
+/// Elsewhere the hint is left out.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn prefetch_line(_p: *const i8) {}
 
 /// The board square (0-49, as the board numbers them, less one) of bit `b`.
 #[inline(always)]
@@ -516,26 +595,57 @@ impl Planes {
     }
 }
 
+/// A score not computed yet.
+const UNKNOWN: i32 = i32::MIN;
+
+/// A score cache entry: a position's key and its scores, the tables' and the network's, each
+/// [`UNKNOWN`] until asked for.
+#[derive(Clone, Copy)]
+struct Entry {
+    key: u64,
+    tables: i32,
+    net: i32,
+}
+
+const EMPTY: Entry = Entry {
+    key: u64::MAX,
+    tables: UNKNOWN,
+    net: UNKNOWN,
+};
+
 struct Cache {
     h1: usize,
     /// The position each view's accumulator holds (empty boards at first, with the biases).
     planes: [Planes; 2],
     acc: [[Lane; MAX_H1 / 16]; 2],
     /// Scores by position key (direct-mapped; allocated at a thread's first evaluation).
-    hash: Vec<(u64, i32)>,
-    mask: usize,
-    use_hash: bool,
+    hash: Vec<Entry>,
+}
+
+impl Cache {
+    /// The entry of `key`, emptied first if it held another position. Leaves recur within a
+    /// search (transpositions, re-searches, the next iteration); the key decides the pieces and
+    /// the side to move, and so both scores.
+    #[inline(always)]
+    fn slot(&mut self, key: u64) -> usize {
+        let slot = (key as usize) & (HASH - 1);
+        if self.hash[slot].key != key {
+            self.hash[slot] = Entry { key, ..EMPTY };
+        }
+        slot
+    }
 }
 
 thread_local! {
     static CACHE: RefCell<Cache> = const {
-        RefCell::new(Cache { h1: 0, planes: [Planes { bits: [0; 4] }; 2], acc: [[ZERO; MAX_H1 / 16]; 2], hash: Vec::new(), mask: 0, use_hash: false })
+        RefCell::new(Cache { h1: 0, planes: [Planes { bits: [0; 4] }; 2], acc: [[ZERO; MAX_H1 / 16]; 2], hash: Vec::new() })
     };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::Bits;
     use crate::draughts::International;
     use crate::game::MoveList;
 
@@ -624,20 +734,11 @@ mod tests {
         out * k
     }
 
-    /// Lanes as one i16 slice (a lane is 16 i16 and no padding).
-    fn flat(l: &[Lane]) -> &[i16] {
-        // SAFETY: `Lane` is `repr(C)` around `[i16; 16]`, 32 bytes with no padding.
-        #[allow(unsafe_code)]
-        unsafe {
-            std::slice::from_raw_parts(l.as_ptr().cast(), l.len() * 16)
-        }
-    }
-
     /// The network's fixed-point arithmetic done from scratch for one position: every input's
     /// row summed anew, no accumulator, no cache, no SIMD.
     fn fixed_score(n: &Network, on: &[usize]) -> i32 {
-        let w1 = flat(&n.w1);
-        let mut acc: Vec<i16> = flat(&n.b1).to_vec();
+        let w1 = flat16(&n.w1);
+        let mut acc: Vec<i16> = flat16(&n.b1).to_vec();
         for &i in on {
             for (a, w) in acc.iter_mut().zip(&w1[i * n.h1..(i + 1) * n.h1]) {
                 *a = a.wrapping_add(*w);
@@ -702,17 +803,7 @@ mod tests {
         }
         positions.extend(shuffled);
         // The portable arithmetic, with an accumulator of its own and no cache.
-        let mut portable = Cache {
-            h1,
-            planes: [Planes::default(); 2],
-            acc: [[ZERO; MAX_H1 / 16]; 2],
-            hash: Vec::new(),
-            mask: 0,
-            use_hash: false,
-        };
-        for view in 0..2 {
-            portable.acc[view][..h1 / 16].copy_from_slice(&net.b1);
-        }
+        let mut portable = portable_cache(&net);
         let (mut worst, mut spread) = (0f32, 0f32);
         for pos in &positions {
             let fen = pos.to_fen();
@@ -736,6 +827,78 @@ mod tests {
             worst <= spread / 15.0,
             "fixed point off by {worst}, scores up to {spread}"
         );
+    }
+
+    /// A fresh portable accumulator for `net`, with no cache.
+    fn portable_cache(net: &Network) -> Cache {
+        let mut c = Cache {
+            h1: net.h1,
+            planes: [Planes::default(); 2],
+            acc: [[ZERO; MAX_H1 / 16]; 2],
+            hash: Vec::new(),
+        };
+        for view in 0..2 {
+            c.acc[view][..net.h1 / 16].copy_from_slice(&net.b1);
+        }
+        c
+    }
+
+    #[test]
+    fn every_shape_and_the_shipped_network_score_as_the_from_scratch_reference() {
+        // The shipped shape (the AVX2 layer with four lanes of outputs), other multiples of 8
+        // and a width the AVX2 layer leaves to the portable one (12); each first layer of another
+        // width, since a thread keeps one accumulator and score cache for the width it last saw.
+        let mut nets: Vec<Network> = vec![Network::decode(INTERNATIONAL).unwrap()];
+        for (i, (h1, h2)) in [(64, 16), (32, 24), (96, 64), (160, 12)].into_iter().enumerate() {
+            let layers = random_layers(h1, h2, 17 + i as u64);
+            nets.push(Network::decode(&file(h1, h2, 60.0, &layers)).unwrap());
+        }
+        let mut positions = walk(777, 40, 200);
+        // And king endings, played on at random from two positions with kings on both sides.
+        let mut s = 31u64;
+        for fen in [
+            "W:WK3,K10,29,38,40:B12,19,24,K46",
+            "B:WK5,28,33,K42:B7,K17,21,K45",
+        ] {
+            let mut pos = International::from_fen(fen).unwrap();
+            for _ in 0..60 {
+                positions.push(pos);
+                let mut moves = MoveList::new();
+                pos.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play(&moves[(s >> 33) as usize % moves.len()]);
+            }
+        }
+        // The walk reaches what changes many inputs at once: captures of several pieces,
+        // promotions and kings on both sides.
+        let pairs = || positions.windows(2);
+        let pieces = |p: &International| p.pieces(Side::White).count() + p.pieces(Side::Black).count();
+        assert!(pairs().any(|w| pieces(&w[0]) >= pieces(&w[1]) + 2));
+        assert!(pairs().any(|w| w[1].kings().count() > w[0].kings().count()));
+        assert!(
+            positions
+                .iter()
+                .any(|p| (p.pieces(Side::White) & p.kings()).count() >= 1
+                    && (p.pieces(Side::Black) & p.kings()).count() >= 1)
+        );
+        for net in &nets {
+            let mut portable = portable_cache(net);
+            let mut spread = 0;
+            for pos in &positions {
+                let fen = pos.to_fen();
+                let reference = fixed_score(net, &inputs_from_fen(&fen));
+                let fast = net.evaluate(pos);
+                assert_eq!(fast, reference, "{}x{}: {fen}", net.h1, net.h2);
+                assert_eq!(net.compute::<_, false>(pos, &mut portable), reference, "{fen}");
+                spread = spread.max(reference.abs());
+            }
+            assert!(spread >= 100, "{}x{} scores too flat: {spread}", net.h1, net.h2);
+        }
     }
 
     #[test]

@@ -21,6 +21,8 @@ impl<G: Evaluate> Search<'_, G> {
     }
 
     pub(super) fn quiesce(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: usize, qply: u32) -> i32 {
+        // A leaf is most likely evaluated: its cache entry is fetched during the tests before.
+        pos.prefetch_evaluation();
         self.pv[ply].clear();
         self.count_node(ply);
         if self.stopped {
@@ -88,6 +90,7 @@ impl<G: Evaluate> Search<'_, G> {
 
     pub(super) fn pvs(&mut self, pos: &G, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         if depth <= 0 {
+            pos.prefetch_evaluation();
             // The quiescence search does not look for repetitions (captures are irreversible in
             // draughts), so a quiet move that repeats is judged here: otherwise the root's
             // children at depth 1 would score a repetition draw as the position's evaluation.
