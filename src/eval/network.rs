@@ -647,7 +647,7 @@ mod tests {
     use super::*;
     use crate::bits::Bits;
     use crate::draughts::International;
-    use crate::game::MoveList;
+    use crate::eval::reference::{along_random_games, along_random_games_from};
 
     /// A pseudo-random number in `-scale..scale`.
     fn noise(seed: &mut u64, scale: f32) -> f32 {
@@ -765,23 +765,8 @@ mod tests {
 
     /// Positions along pseudo-random International games, in the order they were played.
     fn walk(seed: u64, games: usize, plies: usize) -> Vec<International> {
-        let mut s = seed;
         let mut out = Vec::new();
-        for _ in 0..games {
-            let mut pos = International::start();
-            for _ in 0..plies {
-                out.push(pos);
-                let mut moves = MoveList::new();
-                pos.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos = pos.play(&moves[(s >> 33) as usize % moves.len()]);
-            }
-        }
+        along_random_games(seed, games, plies, |pos, _| out.push(*pos));
         out
     }
 
@@ -855,25 +840,12 @@ mod tests {
         }
         let mut positions = walk(777, 40, 200);
         // And king endings, played on at random from two positions with kings on both sides.
-        let mut s = 31u64;
-        for fen in [
+        let starts = [
             "W:WK3,K10,29,38,40:B12,19,24,K46",
             "B:WK5,28,33,K42:B7,K17,21,K45",
-        ] {
-            let mut pos = International::from_fen(fen).unwrap();
-            for _ in 0..60 {
-                positions.push(pos);
-                let mut moves = MoveList::new();
-                pos.generate(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                pos = pos.play(&moves[(s >> 33) as usize % moves.len()]);
-            }
-        }
+        ]
+        .map(|fen| International::from_fen(fen).unwrap());
+        along_random_games_from(&starts, 31, 60, |pos, _| positions.push(*pos));
         // The walk reaches what changes many inputs at once: captures of several pieces,
         // promotions and kings on both sides.
         let pairs = || positions.windows(2);

@@ -243,13 +243,24 @@ pub(super) fn flip<R: Rules>(pos: &Draughts<R>) -> Draughts<R> {
 /// start (a fixed linear congruential sequence from `seed` picks the moves), with each
 /// position's generated moves, so that men stand on every row and column of the board.
 pub(super) fn along_random_games<R: Rules>(
-    mut seed: u64,
+    seed: u64,
     games: usize,
+    plies: usize,
+    visit: impl FnMut(&Draughts<R>, &MoveList<<Draughts<R> as Game>::Move>),
+) {
+    along_random_games_from(&vec![Draughts::<R>::start(); games], seed, plies, visit);
+}
+
+/// [`along_random_games`] with one game from each of `starts`, the one sequence of `seed` running
+/// on from game to game.
+pub(super) fn along_random_games_from<R: Rules>(
+    starts: &[Draughts<R>],
+    mut seed: u64,
     plies: usize,
     mut visit: impl FnMut(&Draughts<R>, &MoveList<<Draughts<R> as Game>::Move>),
 ) {
-    for _game in 0..games {
-        let mut pos = Draughts::<R>::start();
+    for &start in starts {
+        let mut pos = start;
         for _ply in 0..plies {
             let mut moves = MoveList::new();
             pos.generate(&mut moves);
