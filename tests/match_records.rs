@@ -338,6 +338,21 @@ fn a_match_killed_mid_way_resumes_to_the_same_results_and_pdn() {
     kill_when_saved(child, &state_b, 4);
     let at_kill = saved_games(&state_b);
     assert!((4..8).contains(&at_kill), "killed after {at_kill} games");
+    // A resume while another manager works on the state (here the test holds its lock) is
+    // refused before any game, and touches neither the state nor the PDN.
+    let (state_bytes, pdn_bytes) = (std::fs::read(&state_b).unwrap(), std::fs::read(&pdn_b).unwrap());
+    let held = tempo::fsutil::lock_for_work("--resume", &state_b)
+        .unwrap()
+        .expect("the lock is available on this system");
+    let twice = run(&["--resume", s(&state_b)]);
+    assert!(
+        !twice.ok && twice.err.contains("another process is working on this file"),
+        "{}",
+        twice.err
+    );
+    assert_eq!(std::fs::read(&state_b).unwrap(), state_bytes);
+    assert_eq!(std::fs::read(&pdn_b).unwrap(), pdn_bytes);
+    drop(held);
     // A game written to the PDN after the last save would be there twice: the resume cuts it.
     let resumed = run(&["--resume", s(&state_b)]);
     assert!(resumed.ok, "{}", resumed.err);

@@ -33,6 +33,7 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
+        let _ = std::fs::remove_file(tempo::fsutil::lock_path(&self.0));
     }
 }
 
@@ -275,6 +276,20 @@ fn a_run_resumes_without_touching_finished_games() {
     selfplay(&whole, &[&args[..], &["--games", "5"]].concat());
     std::fs::write(&f.0, format!("{second}W:W21,22:B1,2\t13\t0.")).unwrap();
     let path = f.path();
+    // While another run works on the file (the test holds its lock), a second one is refused
+    // and leaves the file as it is, the other run's unfinished block included.
+    let before = f.read();
+    let held = tempo::fsutil::lock_for_work("--out", &f.0)
+        .unwrap()
+        .expect("the lock is available on this system");
+    let o = tempo(&[&["selfplay", "--out", &path][..], &args[..], &["--games", "5"]].concat());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && stderr.contains("another process is working on this file"),
+        "{stderr}"
+    );
+    assert_eq!(f.read(), before, "a locked file was changed");
+    drop(held);
     let o = tempo(&[&["selfplay", "--out", &path][..], &args[..], &["--games", "5"]].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stderr = String::from_utf8_lossy(&o.stderr);

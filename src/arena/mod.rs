@@ -685,6 +685,13 @@ pub fn run<G: Evaluate>(args: &MatchArgs, resume: Option<&Resume>) -> Result<(),
     for p in [&state_path, &args.json].into_iter().flatten() {
         crate::fsutil::check_writable(p)?;
     }
+    // Two managers on one state (a resume started twice) would play the same games twice and
+    // append both to the PDN: the second is refused while the first runs.
+    let _lock = match (&state_path, resume) {
+        (Some(p), Some(_)) => crate::fsutil::lock_for_work("--resume", p)?,
+        (Some(p), None) => crate::fsutil::lock_for_work("--state", p)?,
+        (None, _) => None,
+    };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -140,37 +140,10 @@ pub fn ensure<R: Rules>(
 
 /// An exclusive lock on `<vdir>/.lock`, held until the file is dropped; `None` where it cannot
 /// be had (the build then goes on unlocked: its files still appear whole).
-#[cfg(unix)]
-#[allow(unsafe_code)]
 fn lock(vdir: &Path) -> Option<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    use std::os::unix::io::AsRawFd;
-    let path = vdir.join(".lock");
-    // Not blocking: a FIFO put in the lock's place must not hold the open.
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(&path)
-        .ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    loop {
-        // SAFETY: `flock` on a descriptor this function owns; it touches no memory of ours.
-        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-        if r == 0 {
-            return Some(file);
-        }
-        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return None;
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn lock(_vdir: &Path) -> Option<std::fs::File> {
-    None
+    crate::fsutil::lock(&vdir.join(".lock"), crate::fsutil::LockWait::Block)
+        .ok()
+        .flatten()
 }
 
 /// Removes the temporary files (`.<name>.<pid>.tmp`, [`crate::fsutil::write_atomic`]) that a

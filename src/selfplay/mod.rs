@@ -528,6 +528,9 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
     // A device or FIFO is no file to resume: /dev/zero would be read without end, and opening a
     // FIFO waits for a writer.
     crate::fsutil::check_writable(&args.out).map_err(|e| format!("--out: {e}"))?;
+    // A second run on the same file would cut the first's unfinished game and interleave blocks:
+    // it is refused while this one runs (the lock goes with the process, a crash included).
+    let _lock = crate::fsutil::lock_for_work("--out", &args.out)?;
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
