@@ -1,7 +1,8 @@
 //! The default endgame tables (src/egdb/cache.rs): `tempo hub` and `tempo uci` build small tables
 //! once into the cache folder that `TEMPO_EGDB_CACHE` names, in the background, and then search
 //! with them; engines that start at once leave sound files; a damaged cache file is rebuilt and a
-//! folder that cannot be had leaves the engine without tables, never an error to the client.
+//! folder that cannot be had leaves the engine without tables, never an error to the client;
+//! `tempo search` uses the tables once they are built.
 //! The tests keep the tables at 3 pieces (`egdb-pieces=3`), which build in about a second.
 
 use crate::common::{self, Engine};
@@ -130,6 +131,27 @@ fn a_hub_session_builds_and_uses_the_default_tables() {
     e.until("pong");
     assert_eq!(e.stderr(), "", "standard error stays empty");
     cache_is_sound(&cache);
+
+    // The command-line search finds the tables the engine built and scores the win with them;
+    // with the cache off it has none.
+    let search = |cache: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tempo"))
+            .args(["search", "--fen", WON, "--depth", "8"])
+            .env("TEMPO_EGDB_CACHE", cache)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let (out, err) = search(cache.to_str().unwrap());
+    assert!(err.contains("default tables"), "{err}");
+    assert!(out.contains("score win "), "{out}");
+    let (out, err) = search("off");
+    assert!(!err.contains("egdb"), "{err}");
+    assert!(!out.contains("score win"), "{out}");
 
     let mut off = hub_with_cache("off");
     let (score, _) = hub_score(&mut off);

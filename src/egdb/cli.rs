@@ -42,7 +42,8 @@ pub enum EgdbCommand {
 pub struct TableArgs {
     /// Endgame tables: the directory holding `<variant>/*.egdb` (built by `tempo egdb build`).
     /// They are mapped and their checksums checked before the search starts (a line on standard
-    /// error says what was loaded).
+    /// error says what was loaded). Without it, the default tables that `tempo hub` and `tempo
+    /// uci` build in their cache folder are used once they exist (TEMPO_EGDB_CACHE=off: none).
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<String>,
     /// The most pieces a position may have to be probed in the tables.
@@ -52,6 +53,9 @@ pub struct TableArgs {
 
 impl TableArgs {
     /// Loads the tables of `variant`, when `--egdb` names a directory, and waits for them.
+    /// Without `--egdb`, the default tables that `tempo hub` or `tempo uci` built in the cache
+    /// folder are loaded if they are there (`TEMPO_EGDB_CACHE=off` leaves them out), so that an
+    /// analysis scores endgames as the engine that played them did.
     ///
     /// # Errors
     /// What [`registry::load_and_wait`] refuses, prefixed with `--egdb DIR`.
@@ -60,6 +64,13 @@ impl TableArgs {
             let loaded = registry::load_and_wait(variant, dir, self.egdb_pieces)
                 .map_err(|e| format!("--egdb {dir}: {e}"))?;
             crate::stderr_line!("{loaded}");
+        } else if let Some(loaded) = registry::load_built_defaults(variant) {
+            // Damaged default files are rebuilt by the next engine that starts; a batch command
+            // goes on without tables rather than failing over a cache.
+            match loaded {
+                Ok(line) => crate::stderr_line!("{line}"),
+                Err(e) => crate::stderr_line!("egdb: no default tables: {e}"),
+            }
         }
         Ok(())
     }

@@ -677,6 +677,23 @@ pub fn load_and_wait(variant: Variant, dir: &str, pieces: u32) -> Result<String,
         .map_err(|_| "egdb: the loading thread ended without a word".to_string())?
 }
 
+/// For the command-line searches without `--egdb`: loads the default tables of `variant` and
+/// waits for them, when `tempo hub` or `tempo uci` has built them already in the cache folder
+/// (a batch command does not build them: that takes up to a minute). `None` when there are none
+/// to load (the cache is off, or not built); else the loading's line or its error.
+pub fn load_built_defaults(variant: Variant) -> Option<Result<String, String>> {
+    let top = super::cache::default_pieces(variant)?;
+    let super::cache::Place::Dir(dir) = super::cache::place() else {
+        return None;
+    };
+    // The most pieces whose tables are all there (an engine told `egdb-pieces=3` builds three).
+    let n = (2..=top)
+        .rev()
+        .find(|&n| with_egdb_rules!(variant, R => super::cache::complete::<R>(&dir, n), false))?;
+    let shown = dir.display().to_string();
+    Some(load_and_wait(variant, &shown, n).map(|l| format!("{l} (default tables, {shown})")))
+}
+
 /// The current options: directory and piece limit.
 pub fn settings() -> (String, u32) {
     SETTINGS.lock().map(|s| s.clone()).unwrap_or_default()
