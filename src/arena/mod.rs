@@ -263,6 +263,7 @@ pub struct MatchArgs {
     pub state: Option<PathBuf>,
     /// Continue the match saved in this state file, with the options it was started with
     /// (nothing else may be given), to the same games and results as if it had never stopped.
+    /// While a manager works on a state, a second one on it is refused (a lock beside it).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Write the statistics, each engine's thinking time and every game's result and termination

@@ -90,7 +90,8 @@ pub struct SelfplayArgs {
     pub games: u64,
     /// The file the positions are appended to. An existing file is resumed: its finished games
     /// are kept and only the missing ones are played (it must have been written with the same
-    /// settings; --games and --threads may differ).
+    /// settings; --games and --threads may differ). While a run works on the file, a second one
+    /// on it is refused (a lock beside it, `.<name>.lock`).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Depth of each search [default: 6 unless --nodes is given].
