@@ -313,19 +313,32 @@ pub fn lock_path(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.lock"))
 }
 
-/// Takes the lock beside `path` ([`lock_path`]) without waiting, for a command that works on the
-/// file for long (a resumable self-play file, a match state): a second process on the same file
-/// would interleave its writes with the first's, so it is refused instead.
+/// Takes the lock beside `path` ([`lock_path`]) without waiting, for a command that works on a
+/// file for long that it replaces as it goes (a match state, renamed over at every save): a
+/// second process on the same file would interleave its writes with the first's, so it is refused
+/// instead.
 ///
 /// # Errors
 /// Another process holds the lock: `what` (the option) and the file are named.
 pub fn lock_for_work(what: &str, path: &Path) -> Result<Option<File>, String> {
-    lock(&lock_path(path), LockWait::Fail).map_err(|_| {
-        format!(
-            "{what} {}: another process is working on this file; wait for it to end or stop it",
-            shown(path)
-        )
-    })
+    lock(&lock_path(path), LockWait::Fail).map_err(|_| busy(what, path))
+}
+
+/// As [`lock_for_work`], for a file that is only ever appended to or cut (a self-play file): the
+/// lock is taken on the file itself, which is created if missing, so nothing is left beside it.
+///
+/// # Errors
+/// Another process holds the lock: `what` (the option) and the file are named.
+pub fn lock_in_place(what: &str, path: &Path) -> Result<Option<File>, String> {
+    lock(path, LockWait::Fail).map_err(|_| busy(what, path))
+}
+
+/// The message of a file another process works on.
+fn busy(what: &str, path: &Path) -> String {
+    format!(
+        "{what} {}: another process is working on this file; wait for it to end or stop it",
+        shown(path)
+    )
 }
 
 /// A path made comparable with another: canonical when it exists, else its directory's canonical
@@ -403,7 +416,15 @@ mod tests {
         assert!(e.contains("another process is working on this file"), "{e}");
         drop(first);
         assert!(lock_for_work("--out", &out).unwrap().is_some());
-        // The lock file is never the data: the guarded file is not created or touched.
+        // In place: the file itself is locked and nothing is made beside it.
+        let inside = d.join("games.txt");
+        let held = lock_in_place("--out", &inside).unwrap();
+        assert!(held.is_some());
+        assert!(lock_in_place("--out", &inside).is_err());
+        assert!(!lock_path(&inside).exists());
+        drop(held);
+        assert!(lock_in_place("--out", &inside).unwrap().is_some());
+        // The lock beside a file is never the data: the guarded file is not created or touched.
         assert!(!out.exists());
         let _ = std::fs::remove_dir_all(&d);
     }

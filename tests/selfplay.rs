@@ -33,7 +33,6 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
-        let _ = std::fs::remove_file(tempo::fsutil::lock_path(&self.0));
     }
 }
 
@@ -279,7 +278,7 @@ fn a_run_resumes_without_touching_finished_games() {
     // While another run works on the file (the test holds its lock), a second one is refused
     // and leaves the file as it is, the other run's unfinished block included.
     let before = f.read();
-    let held = tempo::fsutil::lock_for_work("--out", &f.0)
+    let held = tempo::fsutil::lock_in_place("--out", &f.0)
         .unwrap()
         .expect("the lock is available on this system");
     let o = tempo(&[&["selfplay", "--out", &path][..], &args[..], &["--games", "5"]].concat());

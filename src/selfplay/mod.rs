@@ -91,7 +91,7 @@ pub struct SelfplayArgs {
     /// The file the positions are appended to. An existing file is resumed: its finished games
     /// are kept and only the missing ones are played (it must have been written with the same
     /// settings; --games and --threads may differ). While a run works on the file, a second one
-    /// on it is refused (a lock beside it, `.<name>.lock`).
+    /// on it is refused (the run holds a lock on the file).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Depth of each search [default: 6 unless --nodes is given].
@@ -531,7 +531,7 @@ pub fn run<G: Evaluate>(args: &SelfplayArgs) -> Result<(), String> {
     crate::fsutil::check_writable(&args.out).map_err(|e| format!("--out: {e}"))?;
     // A second run on the same file would cut the first's unfinished game and interleave blocks:
     // it is refused while this one runs (the lock goes with the process, a crash included).
-    let _lock = crate::fsutil::lock_for_work("--out", &args.out)?;
+    let _lock = crate::fsutil::lock_in_place("--out", &args.out)?;
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
