@@ -1,7 +1,7 @@
 //! File helpers shared by the commands and the engine: opening only regular files (a FIFO or a
 //! device given as an input must not block the process or feed it without end), reading with a
-//! bound, writing whole-or-nothing through a temporary file renamed over the target, and telling
-//! whether two paths name the same file.
+//! bound, writing whole-or-nothing through a temporary file renamed over the target, telling
+//! whether two paths name the same file, and locking a file that one process at a time may work on.
 
 use std::fs::File;
 use std::io::{BufRead, Read, Write};
